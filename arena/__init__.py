@@ -1,0 +1,1 @@
+"""Tournament engine for bots that play the card game 1000."""

@@ -1,0 +1,94 @@
+"""What a match is (input) and what it produced (output).
+
+Plain, picklable, JSON-able values: a `MatchSpec` travels to a worker
+process or a Dask worker, the referee plays it, and a `MatchResult` comes
+back to the tournament coordinator, which alone writes the store.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from arena.sandbox.botfile import BotSpec
+
+FaultMode = Literal["strike", "forfeit"]
+SeatStatus = Literal["ok", "forfeit"]
+FAULT_KINDS: tuple[str, ...] = ("timeout", "crash", "illegal", "malformed")
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """Per-decision limit plus a Fischer time bank (seconds, referee's monotonic clock)."""
+
+    per_move: float = 1.0
+    bank: float = 10.0
+    increment: float = 0.1
+    startup: float = 15.0
+
+
+@dataclass(frozen=True)
+class FaultPolicy:
+    """`strike`: a fault plays the first legal action and counts a strike;
+    the bot forfeits at `max_strikes`. `forfeit`: the first fault forfeits."""
+
+    mode: FaultMode = "strike"
+    max_strikes: int = 3
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    match_id: str
+    bots: tuple[BotSpec, ...]                  # in seat order
+    seed: int
+    rules_preset: str = "standard"
+    rules_options: tuple[tuple[str, object], ...] = ()  # overrides of the preset, by option name
+    time_control: TimeControl = field(default_factory=TimeControl)
+    fault_policy: FaultPolicy = field(default_factory=FaultPolicy)
+    sandbox: str = "auto"                      # auto | docker | bwrap | process
+    replay_path: str = ""                      # "" = no replay file
+    work_dir: str = ""                         # scratch folder for sockets and logs ("" = temp)
+    transport: Literal["unix", "tcp"] = "unix"
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    seat: int
+    bot: str                 # bot name
+    version: str
+    total: int
+    place: int               # 1 = first; ties share a place; a forfeit is last
+    status: SeatStatus
+    decisions: int
+    time_total: float        # seconds spent on decisions
+    time_max: float
+    faults: tuple[tuple[str, int], ...]   # (kind, count) for each of FAULT_KINDS
+    fault_log: tuple[str, ...] = ()       # one line per fault, human readable
+    sandbox: str = "process"              # level the bot actually ran at
+    log_path: str = ""
+
+
+@dataclass(frozen=True)
+class DealSummary:
+    deal_number: int
+    dealer: int
+    declarer: int | None
+    bid: int
+    contract: int
+    made: bool
+    deal_scores: tuple[int, ...]
+    changes: tuple[int, ...]
+    totals: tuple[int, ...]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    match_id: str
+    seed: int
+    seats: tuple[SeatResult, ...]            # seat order
+    deals: tuple[DealSummary, ...]
+    finish: tuple[tuple[int, ...], ...]      # places best first; each a tuple of tied seats
+    duration: float                          # wall seconds
+    replay_path: str = ""
+    reason: str = "complete"                 # complete | max_deals | forfeit ...

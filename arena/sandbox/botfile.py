@@ -1,0 +1,136 @@
+"""`bot.toml`: what a bot is and how to start it.
+
+    name = "greedy"              # required: [A-Za-z0-9_.-], 1..64 chars
+    version = "1.0.0"            # required: free text, 1..32 chars
+    language = "python"          # required: free text (python, javascript, c++, ...)
+    run = "python3 bot.py"       # command, run in the bot's folder (string, shell-split, or list)
+    image = "arena-python:1"     # optional: Docker image for the docker level
+    description = "..."          # optional
+
+At least one of `run` and `image` is required. At the process and bwrap
+levels `run` is used, with the arena's own Python first on PATH, so
+`python3` is the interpreter the arena runs on. At the docker level the
+`image` runs `run` (if given) in /bot, the bot's folder mounted read-only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shlex
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+_KNOWN_KEYS = frozenset({"name", "version", "language", "run", "image", "description"})
+# Files never part of a bot's identity (build output, caches, VCS).
+_IGNORED_DIRS = frozenset({"__pycache__", ".git", ".mypy_cache", ".pytest_cache"})
+
+
+class BotFileError(ValueError):
+    """A bot folder or its bot.toml is unusable; the message names file and key."""
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot ready to be started: everything the sandbox and referee need."""
+
+    name: str
+    version: str
+    language: str
+    path: str                     # absolute path of the bot's folder
+    run: tuple[str, ...] = ()     # argv, relative to the bot's folder
+    image: str = ""               # docker image, "" if none
+    description: str = ""
+    content_hash: str = ""        # sha256 of the folder's files (see folder_hash)
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}@{self.version}"
+
+
+def load_bot(folder: str | os.PathLike[str]) -> BotSpec:
+    """Read and validate `folder/bot.toml`. Raises BotFileError with one clear line."""
+    root = Path(folder).resolve()
+    toml_path = root / "bot.toml"
+    if not root.is_dir():
+        raise BotFileError(f"{root}: not a bot folder (no such directory)")
+    if not toml_path.is_file():
+        raise BotFileError(f"{toml_path}: missing (every bot folder needs a bot.toml)")
+    try:
+        data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise BotFileError(f"{toml_path}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise BotFileError(f"{toml_path}: not UTF-8 text: {exc}") from None
+
+    unknown = sorted(set(data) - _KNOWN_KEYS)
+    if unknown:
+        raise BotFileError(
+            f"{toml_path}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KNOWN_KEYS))})"
+        )
+
+    def text(key: str, required: bool, limit: int) -> str:
+        if key not in data:
+            if required:
+                raise BotFileError(f"{toml_path}: missing required key {key!r}")
+            return ""
+        value = data[key]
+        if not isinstance(value, str) or not value.strip():
+            raise BotFileError(f"{toml_path}: key {key!r} must be a non-empty string, got {value!r}")
+        if len(value) > limit:
+            raise BotFileError(f"{toml_path}: key {key!r} is longer than {limit} characters")
+        return value.strip()
+
+    name = text("name", True, 64)
+    if not _NAME.match(name):
+        raise BotFileError(f"{toml_path}: key 'name' = {name!r} may use only letters, digits, _ . -")
+    version = text("version", True, 32)
+    language = text("language", True, 32)
+    image = text("image", False, 200)
+    description = text("description", False, 2000)
+
+    run: tuple[str, ...] = ()
+    if "run" in data:
+        raw = data["run"]
+        if isinstance(raw, str):
+            try:
+                run = tuple(shlex.split(raw))
+            except ValueError as exc:
+                raise BotFileError(f"{toml_path}: key 'run' is not a valid command: {exc}") from None
+        elif isinstance(raw, list) and all(isinstance(x, str) for x in raw):
+            run = tuple(raw)
+        else:
+            raise BotFileError(f"{toml_path}: key 'run' must be a string or a list of strings")
+        if not run:
+            raise BotFileError(f"{toml_path}: key 'run' is empty")
+    if not run and not image:
+        raise BotFileError(f"{toml_path}: needs 'run' (a command) or 'image' (a Docker image)")
+
+    return BotSpec(
+        name=name, version=version, language=language, path=str(root), run=run,
+        image=image, description=description, content_hash=folder_hash(root),
+    )
+
+
+def folder_hash(root: Path) -> str:
+    """sha256 over relative paths and contents of every file, in sorted order.
+
+    node_modules is included on purpose: a bot's dependencies are part of
+    what plays."""
+    h = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in _IGNORED_DIRS)
+        for fn in sorted(filenames):
+            if fn.endswith(".pyc"):
+                continue
+            p = Path(dirpath) / fn
+            if p.is_symlink() or not p.is_file():
+                continue
+            rel = p.relative_to(root).as_posix()
+            h.update(rel.encode() + b"\0")
+            h.update(p.read_bytes())
+            h.update(b"\0")
+    return h.hexdigest()

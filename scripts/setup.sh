@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Sets up everything the arena needs on a fresh Debian machine, idempotently:
+# system packages (when run as root), the Python virtualenv, the JavaScript
+# sample bot's node_modules. Safe to run again; does little the second time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_pkgs=()
+command -v bwrap >/dev/null 2>&1 || need_pkgs+=(bubblewrap)
+command -v dockerd >/dev/null 2>&1 || need_pkgs+=(docker.io)
+command -v debootstrap >/dev/null 2>&1 || need_pkgs+=(debootstrap)
+if [ ${#need_pkgs[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing system packages: ${need_pkgs[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_pkgs[@]}" >/dev/null
+  else
+    echo "setup: optional system packages missing (${need_pkgs[*]}); stronger sandboxes will be unavailable" >&2
+  fi
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+if [ ! -f .venv/.installed ] || [ pyproject.toml -nt .venv/.installed ]; then
+  .venv/bin/pip install -q --upgrade pip
+  .venv/bin/pip install -q -e '.[dev]'
+  touch .venv/.installed
+fi
+
+if [ -f sample_bots/javascript/package.json ] && command -v npm >/dev/null 2>&1; then
+  if [ ! -d sample_bots/javascript/node_modules ] || [ sample_bots/javascript/package.json -nt sample_bots/javascript/node_modules ]; then
+    (cd sample_bots/javascript && npm ci --silent --no-audit --no-fund)
+  fi
+fi

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Sets up, then runs every test (slow, bwrap and docker ones included).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+.venv/bin/python -m pytest "$@"
