@@ -1,0 +1,14 @@
+"""Only ever says hello with wrong tokens: it never takes its seat."""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import time
+
+import faultbot as fb
+
+for attempt in range(3):
+    how = fb.play(fb.Connection(f"guess-{attempt}-" + fb.token()[:4]))
+    fb.say(f"attempt {attempt} ended: {how}")
+time.sleep(120)
