@@ -1,5 +1,6 @@
-"""Plays 2 decisions, then sends a reply of 8 MiB of text, beyond the
-referee's maximum receive size."""
+"""Plays 2 decisions, then sends a reply of SIZE bytes of text (argv[2],
+default 200 kB): over the referee's per-message limit but under what the
+transport accepts, so the stream stays up. Then it plays legally."""
 
 import os
 import sys
@@ -7,11 +8,13 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import faultbot as fb
 
+SIZE = int(sys.argv[2]) if len(sys.argv) > 2 else 200_000
+
 
 def decide(n: int, request: fb.pb.DecisionRequest) -> bytes:
     if n == 3:
-        fb.say("sending an 8 MiB reply")
-        return fb.reply_text(request.seq, "pass " * (8 * 1024 * 1024 // 5))
+        fb.say(f"sending a {SIZE}-byte reply")
+        return fb.reply_text(request.seq, "pass " * (SIZE // 5))
     return fb.first_legal(request.seq, request)
 
 
