@@ -1,0 +1,145 @@
+"""The SDK's bot base class, the observation it sees, and the client loop."""
+
+from __future__ import annotations
+
+import os
+import queue
+import sys
+import traceback
+from collections.abc import Iterator
+from typing import Any
+
+import grpc
+
+from arena.game.actions import Action
+from arena.game.cards import Card
+from arena.wire import codec
+from arena.wire.codec import pb
+
+PROTOCOL_VERSION = 1
+
+
+class Observation:
+    """What the seat may know now, plus the decision's legal actions.
+
+    Every key of the engine's observation dict is an attribute (`obs.hand`,
+    `obs.phase`, `obs.trick`, ...) and an item (`obs["hand"]`); `obs.data`
+    is the whole dict. Cards are text ("QH"); `hand_cards` gives Card values.
+    """
+
+    def __init__(self, request: pb.DecisionRequest) -> None:
+        self.seq: int = request.seq
+        self.data: dict[str, Any] = codec.observation_from_pb(request.observation)
+        self.legal_actions: list[Action] = [codec.action_from_pb(a) for a in request.legal_actions]
+        self.legal_texts: list[str] = list(request.legal_texts)
+        self.time_limit_s: float = request.time_limit_s
+        self.bank_left_s: float = request.bank_left_s
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.__dict__["data"][name]
+        except KeyError:
+            raise AttributeError(f"observation has no field {name!r}") from None
+
+    def __getitem__(self, name: str) -> Any:
+        return self.data[name]
+
+    @property
+    def hand_cards(self) -> tuple[Card, ...]:
+        return tuple(Card.parse(c) for c in self.data["hand"])
+
+    def __repr__(self) -> str:
+        return f"Observation(seq={self.seq}, phase={self.data.get('phase')!r}, legal={self.legal_texts})"
+
+
+class Bot:
+    """Subclass and implement `act`. The hooks are optional."""
+
+    name: str = "python-bot"
+    version: str = "0"
+
+    def on_match_start(self, start: pb.MatchStart) -> None:
+        """The match begins: `start.seat` is this bot's seat, `start.rules` the rules."""
+
+    def act(self, obs: Observation) -> Action | str:
+        """Return one of `obs.legal_actions` (or its text)."""
+        raise NotImplementedError
+
+    def on_event(self, event: pb.Event) -> None:
+        """Something happened at the table (a bid, a play, a trick won, ...)."""
+
+    def on_deal_end(self, result: pb.DealResult) -> None:
+        """A deal was scored."""
+
+    def on_match_end(self, end: pb.MatchEnd) -> None:
+        """The match is over: final totals, places and statuses."""
+
+
+def _reply(seq: int, choice: Action | str) -> pb.BotMessage:
+    if isinstance(choice, str):
+        return pb.BotMessage(reply=pb.Reply(seq=seq, text=choice))
+    return pb.BotMessage(reply=pb.Reply(seq=seq, action=codec.action_to_pb(choice)))
+
+
+def run(
+    bot: Bot, address: str | None = None, token: str | None = None, catch_errors: bool = False
+) -> int:
+    """Play one match for `bot`; returns the process exit status to use."""
+    address = address or os.environ.get("ARENA_ADDRESS", "")
+    token = token or os.environ.get("ARENA_TOKEN", "")
+    if not address or not token:
+        print("arena.sdk: ARENA_ADDRESS and ARENA_TOKEN must be set (the referee starts bots)",
+              file=sys.stderr)
+        return 2
+    outbox: queue.SimpleQueue[pb.BotMessage | None] = queue.SimpleQueue()
+    outbox.put(pb.BotMessage(hello=pb.Hello(
+        token=token, bot_name=bot.name, bot_version=bot.version, protocol_version=PROTOCOL_VERSION,
+    )))
+
+    def requests() -> Iterator[pb.BotMessage]:
+        while True:
+            msg = outbox.get()
+            if msg is None:
+                return
+            yield msg
+
+    with grpc.insecure_channel(address) as channel:
+        play = channel.stream_stream(
+            "/arena.v1.Referee/Play",
+            request_serializer=pb.BotMessage.SerializeToString,
+            response_deserializer=pb.RefereeMessage.FromString,
+        )
+        status = 0
+        try:
+            for msg in play(requests()):
+                body = msg.WhichOneof("body")
+                if body == "decision":
+                    obs = Observation(msg.decision)
+                    try:
+                        choice = bot.act(obs)
+                    except Exception:
+                        if not catch_errors:
+                            raise
+                        traceback.print_exc()
+                        choice = obs.legal_actions[0]
+                    outbox.put(_reply(obs.seq, choice))
+                elif body == "event":
+                    bot.on_event(msg.event)
+                elif body == "deal_result":
+                    bot.on_deal_end(msg.deal_result)
+                elif body == "match_start":
+                    bot.on_match_start(msg.match_start)
+                elif body == "match_end":
+                    bot.on_match_end(msg.match_end)
+                    break
+                elif body == "refused":
+                    print(f"arena.sdk: refused by the referee: {msg.refused}", file=sys.stderr)
+                    status = 1
+                    break
+        except grpc.RpcError as exc:
+            if exc.code() not in (grpc.StatusCode.CANCELLED,):  # type: ignore[attr-defined]
+                print(f"arena.sdk: stream ended: {exc.code()}", file=sys.stderr)  # type: ignore[attr-defined]
+                status = 1
+        finally:
+            outbox.put(None)
+    return status
