@@ -1,9 +1,56 @@
-"""`arena` commands: leaderboard."""
+"""`arena leaderboard show|publish`: the rating table of a tournament."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Optional
+
 import typer
+
+leaderboard_app = typer.Typer(help="Rating tables: show, publish.", no_args_is_help=True)
+
+
+def _table(folder: Path) -> object:
+    from arena.tournament.config import TournamentConfigError, load_config
+    from arena.tournament.standings import build
+    from arena.tournament.store import Store, StoreError
+
+    try:
+        config = load_config(folder)
+        if not config.store_path.exists():
+            raise TournamentConfigError(
+                f"{config.store_path}: no results yet (run `arena tournament run {folder}`)")
+        with Store(config.store_path) as store:
+            return build(config, store)
+    except (TournamentConfigError, StoreError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+@leaderboard_app.command("show")
+def show(folder: Path = typer.Argument(..., help="tournament folder")) -> None:
+    """Print the rating table as Markdown."""
+    from arena.tournament.publish import to_markdown
+
+    typer.echo(to_markdown(_table(folder)), nl=False)  # type: ignore[arg-type]
+
+
+@leaderboard_app.command("publish")
+def publish(
+    folder: Path = typer.Argument(..., help="tournament folder"),
+    out: Optional[Path] = typer.Option(
+        None, "--out", help="output folder (default: leaderboards/<tournament name>)"),
+) -> None:
+    """Write leaderboard.md, .json, .csv and index.html."""
+    from arena.tournament.publish import publish as write
+    from arena.tournament.standings import Table
+
+    table = _table(folder)
+    assert isinstance(table, Table)
+    target = out if out is not None else Path("leaderboards") / table.name
+    for path in write(table, target):
+        typer.echo(f"wrote {path}")
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the top-level app (nothing yet)."""
+    app.add_typer(leaderboard_app, name="leaderboard")

@@ -1,9 +1,116 @@
-"""`arena` commands: tournament."""
+"""`arena tournament new|run|status`: create and run tournaments."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+from typing import Optional
+
 import typer
+
+tournament_app = typer.Typer(help="Tournaments: create, run, resume.", no_args_is_help=True)
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(2)
+
+
+@tournament_app.command("new")
+def new(
+    folder: Path = typer.Argument(..., help="folder to create (must not hold a tournament.toml)"),
+    bot: list[str] = typer.Option([], "--bot", help="bot folder to list (repeatable)"),
+) -> None:
+    """Write a commented example tournament.toml into FOLDER."""
+    import os
+
+    from arena.tournament.config import CONFIG_NAME, example_config
+
+    target = folder / CONFIG_NAME
+    if target.exists():
+        raise _fail(f"{target}: already exists; not overwritten")
+    folder.mkdir(parents=True, exist_ok=True)
+    entries = [os.path.relpath(Path(b).resolve(), folder.resolve()) for b in bot]
+    name = folder.resolve().name or "tournament"
+    target.write_text(example_config(name, entries), encoding="utf-8")
+    typer.echo(f"wrote {target}; add bots to it (or `arena bot add {folder} BOT`), then "
+               f"`arena tournament run {folder}`")
+
+
+@tournament_app.command("run")
+def run(
+    folder: Path = typer.Argument(..., help="tournament folder (with tournament.toml)"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress output"),
+    concurrency: Optional[int] = typer.Option(
+        None, "--concurrency", "-j", min=1, help="matches at once (default: config, or cores)"),
+    dask: Optional[str] = typer.Option(
+        None, "--dask", help="play on Dask: 'local' (LocalCluster) or tcp://host:port"),
+) -> None:
+    """Play every match not yet played (resumes an interrupted run)."""
+    from arena.tournament.config import TournamentConfigError, load_config
+    from arena.tournament.coordinator import TournamentError
+    from arena.tournament.coordinator import run as run_tournament
+    from arena.tournament.executors import make_executor
+    from arena.tournament.progress import Progress
+    from arena.tournament.registry import RegistryError
+    from arena.tournament.store import Store, StoreError
+
+    try:
+        config = load_config(folder)
+    except TournamentConfigError as exc:
+        raise _fail(str(exc)) from None
+    if dask is not None and not (dask == "local" or dask.startswith("tcp://")):
+        raise _fail(f"--dask {dask!r}: expected 'local' or tcp://host:port")
+    kind = "dask" if dask is not None else config.executor
+    address = dask if dask is not None else config.dask_address
+    workers = concurrency if concurrency is not None else config.concurrency
+    progress: Progress | None = None
+
+    def on_progress(done: int, total: int, leader: str) -> None:
+        nonlocal progress
+        if progress is None:
+            progress = Progress(total, done, None if quiet else sys.stderr)
+        progress.update(done, leader)
+
+    try:
+        with Store(config.store_path) as store:
+            summary = run_tournament(
+                config, store, lambda: make_executor(kind, workers, address, quiet=quiet),
+                on_progress)
+    except (TournamentError, RegistryError, StoreError) as exc:
+        raise _fail(str(exc)) from None
+    finally:
+        if progress is not None:
+            progress.close()
+    for line in summary.errors[:10]:
+        typer.echo(f"match failed (will be retried on the next run): {line}", err=True)
+    if not quiet:
+        typer.echo(f"{config.name}: {summary.finished}/{summary.planned} matches finished "
+                   f"({summary.played} played now, {summary.failed} failed)")
+    if summary.failed:
+        raise typer.Exit(1)
+
+
+@tournament_app.command("status")
+def status(folder: Path = typer.Argument(..., help="tournament folder")) -> None:
+    """Show how many matches are planned, running, finished, failed."""
+    from arena.tournament.config import TournamentConfigError, load_config
+    from arena.tournament.store import Store
+
+    try:
+        config = load_config(folder)
+    except TournamentConfigError as exc:
+        raise _fail(str(exc)) from None
+    if not config.store_path.exists():
+        typer.echo(f"{config.name}: not started")
+        return
+    with Store(config.store_path) as store:
+        counts = store.counts()
+        bots = store.bots()
+    typer.echo(f"{config.name}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    for b in bots:
+        typer.echo(f"  {b.name} {b.version} [{b.content_hash[:12]}] ({b.source})")
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the top-level app (nothing yet)."""
+    app.add_typer(tournament_app, name="tournament")

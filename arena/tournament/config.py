@@ -1,0 +1,295 @@
+"""`tournament.toml`: what a tournament is, validated before anything runs.
+
+Every problem is reported as one line naming the file, the key and what is
+wrong (TournamentConfigError); nothing is run or stored before the whole
+file has been checked. See docs/tournaments.md for the reference.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.referee.spec import FaultPolicy, TimeControl
+from arena.sandbox.botfile import BotFileError, BotSpec, load_bot
+from arena.tournament.schedule import DESIGNS, Design
+
+CONFIG_NAME = "tournament.toml"
+EXECUTORS: tuple[str, ...] = ("local", "dask")
+SANDBOXES: tuple[str, ...] = ("auto", "docker", "bwrap", "process")
+_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+
+_TOP_KEYS = frozenset({
+    "name", "description", "seed", "bots", "duplicate_sets", "schedule", "concurrency",
+    "executor", "dask_address", "sandbox", "replays", "bootstrap", "rules", "time_control",
+    "faults",
+})
+_RULES_KEYS_FIXED = frozenset({"preset"})
+_TIME_KEYS = frozenset({"per_move", "bank", "increment", "startup"})
+_FAULT_KEYS = frozenset({"mode", "max_strikes"})
+
+
+class TournamentConfigError(ValueError):
+    """tournament.toml is unusable; the message names file, key and problem."""
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    root: str                                  # absolute path of the tournament folder
+    name: str
+    seed: int
+    bot_paths: tuple[str, ...]                 # absolute paths of configured bot folders
+    duplicate_sets: int = 1
+    schedule: Design = "auto"
+    concurrency: int = 0                       # 0 = number of cores
+    executor: str = "local"
+    dask_address: str = ""                     # "" with executor=dask means a LocalCluster
+    sandbox: str = "auto"
+    replays: bool = True
+    bootstrap: int = 200                       # bootstrap samples for the rank interval
+    rules_preset: str = "standard"
+    rules_options: tuple[tuple[str, object], ...] = ()
+    time_control: TimeControl = field(default_factory=TimeControl)
+    fault_policy: FaultPolicy = field(default_factory=FaultPolicy)
+    description: str = ""
+
+    @property
+    def store_path(self) -> Path:
+        return Path(self.root) / "tournament.sqlite"
+
+    def rules_dict(self) -> dict[str, object]:
+        return {"preset": self.rules_preset, **dict(self.rules_options)}
+
+
+def load_config(folder: str | os.PathLike[str]) -> TournamentConfig:
+    """Read and fully validate `folder/tournament.toml` (bots included)."""
+    root = Path(folder).resolve()
+    path = root / CONFIG_NAME
+    if not path.is_file():
+        raise TournamentConfigError(f"{path}: missing (run `arena tournament new {folder}`)")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise TournamentConfigError(f"{path}: not valid TOML: {exc}") from None
+    return parse_config(data, root, str(path))
+
+
+def parse_config(data: dict[str, Any], root: Path, where: str) -> TournamentConfig:
+    def fail(key: str, problem: str) -> TournamentConfigError:
+        return TournamentConfigError(f"{where}: key {key!r}: {problem}")
+
+    _no_unknown(data, _TOP_KEYS, "", fail)
+
+    def get(key: str, kind: type | tuple[type, ...], default: Any) -> Any:
+        if key not in data:
+            return default
+        value = data[key]
+        # bool is an int in Python; never accept true for a number.
+        if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
+            raise fail(key, f"must be {_kind_name(kind)}, got {value!r}")
+        if not isinstance(value, kind):
+            raise fail(key, f"must be {_kind_name(kind)}, got {value!r}")
+        return value
+
+    if "name" not in data:
+        raise fail("name", "missing (the tournament's name, used for the leaderboard folder)")
+    name = get("name", str, "")
+    if not _NAME.match(name):
+        raise fail("name", f"{name!r} may use only letters, digits, _ . - (1..64 characters)")
+    if "seed" not in data:
+        raise fail("seed", "missing (an integer: the whole tournament is derived from it)")
+    seed = get("seed", int, 0)
+    if seed < 0:
+        raise fail("seed", f"must be >= 0, got {seed}")
+    duplicate_sets = get("duplicate_sets", int, 1)
+    if not 1 <= duplicate_sets <= 10_000:
+        raise fail("duplicate_sets", f"must be 1..10000, got {duplicate_sets}")
+    schedule = get("schedule", str, "auto")
+    if schedule not in DESIGNS:
+        raise fail("schedule", f"unknown design {schedule!r} (choose {', '.join(DESIGNS)})")
+    concurrency = get("concurrency", int, 0)
+    if not 0 <= concurrency <= 1024:
+        raise fail("concurrency", f"must be 0 (= number of cores) .. 1024, got {concurrency}")
+    executor = get("executor", str, "local")
+    if executor not in EXECUTORS:
+        raise fail("executor", f"unknown executor {executor!r} (choose {', '.join(EXECUTORS)})")
+    dask_address = get("dask_address", str, "")
+    if dask_address and not (dask_address == "local" or dask_address.startswith("tcp://")):
+        raise fail("dask_address", f"{dask_address!r} is neither 'local' nor tcp://host:port")
+    sandbox = get("sandbox", str, "auto")
+    if sandbox not in SANDBOXES:
+        raise fail("sandbox", f"unknown level {sandbox!r} (choose {', '.join(SANDBOXES)})")
+    replays = get("replays", bool, True)
+    bootstrap = get("bootstrap", int, 200)
+    if not 0 <= bootstrap <= 100_000:
+        raise fail("bootstrap", f"must be 0..100000, got {bootstrap}")
+    description = get("description", str, "")
+
+    bots = get("bots", list, None)
+    if bots is None:
+        raise fail("bots", "missing (a list of bot folders, relative to this file)")
+    bot_paths: list[str] = []
+    names: dict[str, str] = {}
+    for i, entry in enumerate(bots):
+        if not isinstance(entry, str) or not entry.strip():
+            raise fail(f"bots[{i}]", f"must be a folder path, got {entry!r}")
+        folder = (root / entry).resolve()
+        try:
+            spec = load_bot(folder)
+        except BotFileError as exc:
+            raise fail(f"bots[{i}]", f"{entry!r}: {exc}") from None
+        if spec.name in names:
+            raise fail(f"bots[{i}]", f"bot name {spec.name!r} is also used by {names[spec.name]!r}")
+        names[spec.name] = entry
+        bot_paths.append(str(folder))
+
+    rules_preset, rules_options = _parse_rules(data.get("rules", {}), fail)
+    time_control = _parse_time(data.get("time_control", {}), fail)
+    fault_policy = _parse_faults(data.get("faults", {}), fail)
+
+    return TournamentConfig(
+        root=str(root), name=name, seed=seed, bot_paths=tuple(bot_paths),
+        duplicate_sets=duplicate_sets, schedule=schedule, concurrency=concurrency,
+        executor=executor, dask_address=dask_address, sandbox=sandbox, replays=replays,
+        bootstrap=bootstrap, rules_preset=rules_preset, rules_options=rules_options,
+        time_control=time_control, fault_policy=fault_policy, description=description,
+    )
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    names = {str: "a string", int: "an integer", float: "a number", bool: "true or false",
+             list: "a list", dict: "a table"}
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def _no_unknown(table: dict[str, Any], known: frozenset[str], prefix: str, fail: Any) -> None:
+    for key in sorted(table):
+        if key not in known:
+            hint = _close(key, known)
+            raise fail(prefix + key, "unknown key" + (f" (did you mean {hint!r}?)" if hint else
+                                                     f" (known: {', '.join(sorted(known))})"))
+
+
+def _close(key: str, known: frozenset[str]) -> str:
+    import difflib
+
+    match = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.7)
+    return match[0] if match else ""
+
+
+def _table(value: Any, key: str, fail: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise fail(key, f"must be a table ([{key}]), got {value!r}")
+    return value
+
+
+def _parse_rules(value: Any, fail: Any) -> tuple[str, tuple[tuple[str, object], ...]]:
+    table = _table(value, "rules", fail)
+    preset = table.get("preset", "standard")
+    if not isinstance(preset, str):
+        raise fail("rules.preset", f"must be a string, got {preset!r}")
+    options = {k: v for k, v in table.items() if k not in _RULES_KEYS_FIXED}
+    from arena.game.rules import Rules
+    try:
+        base = Rules.preset(preset)
+    except (ValueError, KeyError) as exc:
+        raise fail("rules.preset", _one_line(exc)) from None
+    for key in sorted(options):
+        try:
+            base.replace(**{key: options[key]})
+        except (ValueError, TypeError, KeyError) as exc:
+            raise fail(f"rules.{key}", _one_line(exc)) from None
+    try:
+        rules = base.replace(**options)
+    except (ValueError, TypeError, KeyError) as exc:
+        raise fail("rules", _one_line(exc)) from None
+    if getattr(rules, "players", 3) != 3:
+        raise fail("rules.players", "tournaments schedule three-seat tables; players must be 3")
+    return preset, tuple(sorted(options.items()))
+
+
+def _parse_time(value: Any, fail: Any) -> TimeControl:
+    table = _table(value, "time_control", fail)
+    _no_unknown(table, _TIME_KEYS, "time_control.", fail)
+    values: dict[str, float] = {}
+    for key in sorted(table):
+        v = table[key]
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise fail(f"time_control.{key}", f"must be a number of seconds, got {v!r}")
+        if key == "increment" and v < 0 or key != "increment" and not v > 0:
+            raise fail(f"time_control.{key}", f"must be {'>= 0' if key == 'increment' else '> 0'}"
+                       f" seconds, got {v!r}")
+        if v > 3600:
+            raise fail(f"time_control.{key}", f"must be at most 3600 seconds, got {v!r}")
+        values[key] = float(v)
+    return TimeControl(**values)
+
+
+def _parse_faults(value: Any, fail: Any) -> FaultPolicy:
+    table = _table(value, "faults", fail)
+    _no_unknown(table, _FAULT_KEYS, "faults.", fail)
+    mode = table.get("mode", "strike")
+    if mode not in ("strike", "forfeit"):
+        raise fail("faults.mode", f"must be 'strike' or 'forfeit', got {mode!r}")
+    strikes = table.get("max_strikes", 3)
+    if isinstance(strikes, bool) or not isinstance(strikes, int) or not 1 <= strikes <= 1000:
+        raise fail("faults.max_strikes", f"must be an integer 1..1000, got {strikes!r}")
+    return FaultPolicy(mode=mode, max_strikes=strikes)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0]
+
+
+def configured_bots(config: TournamentConfig) -> list[BotSpec]:
+    """The bots named in tournament.toml, loaded fresh from their folders."""
+    return [load_bot(p) for p in config.bot_paths]
+
+
+EXAMPLE = '''\
+# tournament.toml: one tournament. Paths are relative to this file.
+# Reference: docs/tournaments.md
+
+name = "{name}"                # used for the leaderboard folder
+seed = 1                       # everything (schedule, deals) is derived from it
+duplicate_sets = 2             # each table is played this many times, each time
+                               # in all 6 seat orders on the same deal seed
+schedule = "auto"              # auto | all_triples | balanced (pair-balanced design)
+concurrency = 0                # matches at once; 0 = number of CPU cores
+executor = "local"             # local (process pool) | dask
+dask_address = ""              # with executor = "dask": "" or "local" = LocalCluster,
+                               # or "tcp://host:8786" for a running scheduler
+sandbox = "auto"               # auto | docker | bwrap | process
+replays = true                 # keep a replay file per match in replays/
+bootstrap = 200                # resamples for the 95% rank interval (0 = off)
+
+# Bot folders (each with a bot.toml); at least 3. `arena bot add` adds more.
+bots = [
+{bots}
+]
+
+[rules]
+preset = "standard"            # standard | estonian | lithuanian | czech | finnish | swedish
+target = 500                   # any option of RULES.md §2 overrides the preset
+
+[time_control]                 # seconds, measured by the referee
+per_move = 1.0                 # each decision
+bank = 10.0                    # time bank (Fischer)
+increment = 0.1                # added to the bank after each decision
+startup = 15.0                 # for a bot to connect
+
+[faults]
+mode = "strike"                # strike: a fault plays a default move; forfeit: at once
+max_strikes = 3                # strikes before a forfeit
+'''
+
+
+def example_config(name: str, bot_entries: list[str]) -> str:
+    bots = "\n".join(f'    "{b}",' for b in bot_entries) or '    # "../../sample_bots/random",'
+    return EXAMPLE.format(name=name, bots=bots)

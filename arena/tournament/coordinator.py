@@ -1,0 +1,183 @@
+"""Run a tournament: plan, play what is not finished yet, store, rate.
+
+The coordinator is the only writer of the store. Running again resumes:
+finished matches are kept, matches left running by a killed runner are
+played again, and the final ratings are recomputed from all results in
+match-id order, so they never depend on completion order or interruptions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import trueskill
+
+from arena.referee.spec import MatchResult, MatchSpec
+from arena.tournament import ratings, registry, schedule
+from arena.tournament.config import TournamentConfig
+from arena.tournament.executors import Executor, Outcome
+from arena.tournament.store import BotRow, MatchRow, Store
+
+REPLAYS_DIR = "replays"
+
+
+class TournamentError(ValueError):
+    """The tournament cannot run as configured (for example too few bots)."""
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    planned: int          # matches in the current plan
+    finished: int         # of those, finished (before and during this run)
+    played: int           # finished during this run
+    failed: int           # could not be played this run (retried next run)
+    errors: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Field:
+    bots: tuple[BotRow, ...]          # sorted by name; index = schedule index
+    plan: tuple[schedule.PlannedMatch, ...]
+
+
+def prepare(config: TournamentConfig, store: Store) -> Field:
+    """Register bots and plan matches (idempotent). Checks the field size first,
+    so a tournament with too few bots stores nothing."""
+    names = registry.field_names(config, store)
+    if len(names) < 3:
+        raise TournamentError(
+            f"{Path(config.root) / 'tournament.toml'}: key 'bots': a three-seat tournament needs"
+            f" at least 3 bots, found {len(names)} ({', '.join(names) or 'none'})")
+    bots = tuple(registry.sync_field(config, store))
+    planned = tuple(schedule.plan([b.key for b in bots], config.duplicate_sets, config.seed,
+                                  config.schedule))
+    store.plan((m.match_id, m.set_no, m.table_no, m.order_no, m.seed,
+                [bots[i].id for i in m.bots]) for m in planned)
+    store.set_meta("name", config.name)
+    return Field(bots, planned)
+
+
+def match_spec(config: TournamentConfig, row: MatchRow, specs: dict[int, object]) -> MatchSpec:
+    root = Path(config.root)
+    replay = str(root / REPLAYS_DIR / f"{row.match_id}.jsonl") if config.replays else ""
+    return MatchSpec(
+        match_id=row.match_id,
+        bots=tuple(specs[i] for i in row.bot_ids),  # type: ignore[misc]
+        seed=row.seed,
+        rules_preset=config.rules_preset,
+        rules_options=config.rules_options,
+        time_control=config.time_control,
+        fault_policy=config.fault_policy,
+        sandbox=config.sandbox,
+        replay_path=replay,
+    )
+
+
+def rated_matches(rows: list[MatchRow]) -> list[ratings.RatedMatch]:
+    out = []
+    for row in rows:
+        if row.status != "finished" or row.result is None:
+            continue
+        out.append(to_rated(row.match_id, (row.set_no, row.table_no), row.bot_ids, row.result))
+    return out
+
+
+def to_rated(match_id: str, unit: tuple[int, int], bot_ids: tuple[int, ...],
+             result: MatchResult) -> ratings.RatedMatch:
+    places = tuple(seat.place for seat in sorted(result.seats, key=lambda s: s.seat))
+    return ratings.RatedMatch(match_id, unit, bot_ids, places)
+
+
+def run(
+    config: TournamentConfig,
+    store: Store,
+    executor_factory: Callable[[], Executor],
+    on_progress: Callable[[int, int, str], None] | None = None,
+) -> RunSummary:
+    """Play every planned match that is not finished; returns a summary."""
+    field = prepare(config, store)
+    store.reset_running()
+    wanted = {m.match_id for m in field.plan}
+    rows = store.matches(wanted)
+    done_rows = [r for r in rows if r.status == "finished"]
+    todo = [r for r in rows if r.status != "finished"]
+    root = Path(config.root)
+    if config.replays:
+        (root / REPLAYS_DIR).mkdir(exist_ok=True)
+
+    names = {b.id: b.name for b in field.bots}
+    env = ratings.environment()
+    live = {b.id: env.create_rating() for b in field.bots}
+    for rm in rated_matches(done_rows):
+        _update_live(env, live, rm)
+    finished = len(done_rows)
+    played = 0
+    errors: list[str] = []
+    if on_progress:
+        on_progress(finished, len(field.plan), _leader(live, names))
+
+    if todo:
+        specs: dict[int, object] = {b.id: registry.bot_spec(b, root) for b in field.bots}
+        by_id = {r.match_id: r for r in todo}
+
+        def feed() -> Iterator[MatchSpec]:
+            for row in todo:
+                store.mark_running([row.match_id])
+                yield match_spec(config, row, specs)
+
+        executor = executor_factory()
+        try:
+            for outcome in executor.play(feed()):
+                played_ok = _record(store, outcome, errors)
+                if played_ok and outcome.result is not None:
+                    row = by_id[outcome.match_id]
+                    _update_live(env, live, to_rated(row.match_id, (row.set_no, row.table_no),
+                                                     row.bot_ids, outcome.result))
+                    finished += 1
+                    played += 1
+                if on_progress:
+                    on_progress(finished, len(field.plan), _leader(live, names))
+        finally:
+            executor.close()
+
+    save_ratings(store, field)
+    return RunSummary(len(field.plan), finished, played, len(errors), tuple(errors))
+
+
+def _record(store: Store, outcome: Outcome, errors: list[str]) -> bool:
+    if outcome.result is None:
+        store.fail(outcome.match_id, outcome.error)
+        errors.append(f"{outcome.match_id}: {outcome.error}")
+        return False
+    if outcome.result.match_id != outcome.match_id:
+        message = f"runner returned a result for {outcome.result.match_id!r}"
+        store.fail(outcome.match_id, message)
+        errors.append(f"{outcome.match_id}: {message}")
+        return False
+    return store.finish(outcome.result)
+
+
+def _update_live(env: trueskill.TrueSkill, live: dict[int, trueskill.Rating],
+                 m: ratings.RatedMatch) -> None:
+    if all(p in live for p in m.players):
+        ratings._apply(env, live, m.players, m.places)
+
+
+def _leader(live: dict[int, trueskill.Rating], names: dict[int, str]) -> str:
+    """Leader for the progress line only (completion order; the table uses id order)."""
+    if not live:
+        return ""
+    best = max(live, key=lambda p: (live[p].mu - 3 * live[p].sigma, -p))
+    return f"{names[best]} ({live[best].mu - 3 * live[best].sigma:.1f})"
+
+
+def save_ratings(store: Store, field: Field) -> dict[int, ratings.Rating]:
+    """Recompute the ratings of the field from its finished matches, in match-id
+    order, and store the rating history."""
+    wanted = {m.match_id for m in field.plan}
+    matches = rated_matches(store.matches(wanted))
+    result, history = ratings.rate(matches, [b.id for b in field.bots])
+    store.save_rating_history(history)
+    return result

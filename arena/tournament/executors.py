@@ -1,0 +1,164 @@
+"""Where matches are played: a local process pool or a Dask cluster.
+
+A match is one task: `runner(MatchSpec) -> MatchResult`, a module-level
+function (by default `arena.referee.run_match`), so it pickles by reference.
+Executors only play; they never touch the store. Results come back in
+completion order; the coordinator makes the outcome independent of it.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from arena.referee.spec import MatchResult, MatchSpec
+
+Runner = Callable[[MatchSpec], MatchResult]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A played match, or why it could not be played (an arena error, not a bot fault)."""
+
+    match_id: str
+    result: MatchResult | None
+    error: str = ""
+
+
+class Executor(Protocol):
+    workers: int
+
+    def play(self, specs: Iterable[MatchSpec]) -> Iterator[Outcome]: ...
+    def close(self) -> None: ...
+
+
+def default_runner() -> Runner:
+    from arena.referee import run_match
+
+    return run_match
+
+
+def cores() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _error_text(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}".rstrip(": ")
+
+
+class LocalPool:
+    """A pool of fresh worker processes (spawn: no state inherited from the coordinator)."""
+
+    def __init__(self, workers: int, runner: Runner | None = None) -> None:
+        self.workers = workers if workers > 0 else cores()
+        self._runner = runner or default_runner()
+        self._pool = ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
+
+    def play(self, specs: Iterable[MatchSpec]) -> Iterator[Outcome]:
+        # Keep a small window in flight so memory stays flat on big tournaments.
+        pending: dict[Future[MatchResult], str] = {}
+        source = iter(specs)
+        window = 2 * self.workers
+        exhausted = False
+        while True:
+            while not exhausted and len(pending) < window:
+                spec = next(source, None)
+                if spec is None:
+                    exhausted = True
+                    break
+                pending[self._pool.submit(self._runner, spec)] = spec.match_id
+            if not pending:
+                return
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=lambda f: pending[f]):
+                match_id = pending.pop(future)
+                exc = future.exception()
+                if exc is None:
+                    yield Outcome(match_id, future.result())
+                else:
+                    yield Outcome(match_id, None, _error_text(exc))
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class DaskExecutor:
+    """Dask distributed: `address` "local" (or "") starts a LocalCluster of
+    `workers` single-threaded worker processes on 127.0.0.1; "tcp://host:port"
+    connects to a running scheduler (see docs/tournaments.md)."""
+
+    def __init__(self, address: str, workers: int, runner: Runner | None = None,
+                 quiet: bool = False) -> None:
+        from distributed import Client, LocalCluster
+
+        self._runner = runner or default_runner()
+        self._cluster: Any = None
+        level = logging.ERROR if quiet else logging.WARNING
+        if address in ("", "local"):
+            n = workers if workers > 0 else cores()
+            self._cluster = LocalCluster(
+                n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
+                dashboard_address=None, silence_logs=level)
+            self._client = Client(self._cluster)
+        else:
+            self._client = Client(address)
+        info = self._client.scheduler_info()
+        self.workers = max(1, sum(int(w.get("nthreads", 1)) for w in info["workers"].values()))
+
+    def play(self, specs: Iterable[MatchSpec]) -> Iterator[Outcome]:
+        from distributed import as_completed
+
+        window = 2 * self.workers
+        source = iter(specs)
+        futures: dict[str, str] = {}
+        batch = as_completed(with_results=False)
+        in_flight = 0
+
+        def submit_more() -> None:
+            nonlocal in_flight
+            while in_flight < window:
+                spec = next(source, None)
+                if spec is None:
+                    return
+                future = self._client.submit(self._runner, spec, pure=False)
+                futures[future.key] = spec.match_id
+                batch.add(future)
+                in_flight += 1
+
+        submit_more()
+        while in_flight:
+            future = next(batch)
+            in_flight -= 1
+            match_id = futures.pop(future.key)
+            if future.status == "finished":
+                yield Outcome(match_id, future.result())
+            else:
+                try:
+                    exc = future.exception()
+                    yield Outcome(match_id, None, _error_text(exc))
+                except Exception as lost:  # cancelled, or the worker vanished
+                    yield Outcome(match_id, None, _error_text(lost))
+            future.release()
+            submit_more()
+
+    def close(self) -> None:
+        self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+
+def make_executor(kind: str, workers: int, dask_address: str = "",
+                  runner: Runner | None = None, quiet: bool = False) -> Executor:
+    if kind == "dask":
+        return DaskExecutor(dask_address, workers, runner, quiet)
+    return LocalPool(workers, runner)

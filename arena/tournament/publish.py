@@ -1,0 +1,184 @@
+"""Write a rating table as Markdown, JSON, CSV and one self-contained HTML page.
+
+The output depends only on the table (no timestamps, no absolute paths), so
+publishing the same results twice gives identical files, and the committed
+leaderboards/ diff only when results change.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+from dataclasses import asdict
+from pathlib import Path
+
+from arena.tournament.ratings import BETA, DRAW_PROBABILITY, MU, SIGMA, TAU
+from arena.tournament.standings import Row, Table
+
+COLUMNS: tuple[tuple[str, str], ...] = (
+    ("rank", "Rank"), ("bot", "Bot"), ("version", "Version"),
+    ("conservative", "Rating (mu-3σ)"), ("mu", "mu"), ("sigma", "sigma"),
+    ("rank_interval", "Rank 95%"), ("matches", "Matches"), ("wins", "Wins"),
+    ("average_place", "Avg place"), ("average_deal_score", "Avg deal score"),
+    ("contracts", "Contracts won"), ("made_percent", "Made %"),
+    ("faults", "Faults (timeout/crash/illegal)"), ("sandbox", "Sandbox"),
+)
+FILES = ("leaderboard.md", "leaderboard.json", "leaderboard.csv", "index.html")
+
+
+def cell(row: Row, key: str) -> str:
+    if key == "rank_interval":
+        return f"{row.rank_low}–{row.rank_high}" if row.rank_low != row.rank_high \
+            else str(row.rank_low)
+    if key == "faults":
+        return f"{row.timeouts}/{row.crashes}/{row.illegal + row.malformed}"
+    value = getattr(row, key)
+    if isinstance(value, float):
+        return f"{value:.2f}" if key != "made_percent" else f"{value:.1f}"
+    return str(value)
+
+
+def to_markdown(table: Table) -> str:
+    lines = [f"# Leaderboard: {table.name}", "",
+             f"Rules: {_rules_text(table)}. {table.finished} of {table.planned} matches played"
+             f" ({table.duplicate_sets} duplicate set(s) per table).", ""]
+    lines.append("| " + " | ".join(title for _, title in COLUMNS) + " |")
+    lines.append("|" + "|".join("---:" if k not in ("bot", "version", "sandbox") else "---"
+                                for k, _ in COLUMNS) + "|")
+    for row in table.rows:
+        lines.append("| " + " | ".join(cell(row, k).replace("|", "\\|") for k, _ in COLUMNS)
+                     + " |")
+    lines += ["", _footnote()]
+    if table.retired:
+        lines += ["", "Earlier versions (results kept apart, not rated above):", ""]
+        lines += [f"- {bot} {version}: {n} matches" for bot, version, n in table.retired]
+    return "\n".join(lines) + "\n"
+
+
+def to_json(table: Table) -> str:
+    data = {
+        "name": table.name, "rules": table.rules, "duplicate_sets": table.duplicate_sets,
+        "matches_planned": table.planned, "matches_finished": table.finished,
+        "trueskill": {"mu": MU, "sigma": SIGMA, "beta": BETA, "tau": TAU,
+                      "draw_probability": DRAW_PROBABILITY},
+        "rows": [asdict(row) for row in table.rows],
+        "earlier_versions": [{"bot": b, "version": v, "matches": n}
+                             for b, v, n in table.retired],
+    }
+    return json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+
+
+def to_csv(table: Table) -> str:
+    out = io.StringIO()
+    keys = [k for k in Row.__dataclass_fields__ if k != "history"]
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(keys)
+    for row in table.rows:
+        writer.writerow([getattr(row, k) for k in keys])
+    return out.getvalue()
+
+
+def to_html(table: Table) -> str:
+    head = "".join(f"<th>{html.escape(title)}</th>" for _, title in COLUMNS)
+    body = "\n".join(
+        "<tr>" + "".join(f"<td>{html.escape(cell(row, k))}</td>" for k, _ in COLUMNS) + "</tr>"
+        for row in table.rows)
+    retired = ""
+    if table.retired:
+        items = "".join(f"<li>{html.escape(b)} {html.escape(v)}: {n} matches</li>"
+                        for b, v, n in table.retired)
+        retired = f"<h2>Earlier versions</h2><p>Results kept apart.</p><ul>{items}</ul>"
+    title = html.escape(f"Leaderboard: {table.name}")
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 2em; color: #222; }}
+table {{ border-collapse: collapse; }}
+th, td {{ border: 1px solid #ccc; padding: 4px 8px; text-align: right; }}
+td:nth-child(2), td:nth-child(3), td:last-child {{ text-align: left; }}
+th {{ background: #f0f0f0; }}
+</style></head>
+<body>
+<h1>{title}</h1>
+<p>Rules: {html.escape(_rules_text(table))}. {table.finished} of {table.planned} matches played
+({table.duplicate_sets} duplicate set(s) per table).</p>
+<table>
+<thead><tr>{head}</tr></thead>
+<tbody>
+{body}
+</tbody>
+</table>
+<p>{html.escape(_footnote())}</p>
+<h2>Rating over the matches</h2>
+{svg_plot(table)}
+{retired}
+</body></html>
+"""
+
+
+_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
+           "#7f7f7f", "#bcbd22", "#17becf")
+
+
+def svg_plot(table: Table, width: int = 720, height: int = 320) -> str:
+    """Conservative rating (mu - 3 sigma) of each bot after each of its matches."""
+    series = [(row.bot, row.history) for row in table.rows if row.history]
+    if not series:
+        return "<p>No matches played yet.</p>"
+    left, right, top, bottom = 50, 150, 10, 30
+    max_step = max(s for _, h in series for s, _ in h)
+    values = [v for _, h in series for _, v in h] + [0.0]
+    lo, hi = min(values), max(values)
+    if hi - lo < 1e-9:
+        hi = lo + 1
+
+    def x(step: int) -> float:
+        return left + (width - left - right) * (step / max_step)
+
+    def y(value: float) -> float:
+        return top + (height - top - bottom) * (1 - (value - lo) / (hi - lo))
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" role="img" aria-label="ratings over matches">',
+             f'<line x1="{left}" y1="{y(0):.1f}" x2="{width - right}" y2="{y(0):.1f}" '
+             'stroke="#bbb" stroke-dasharray="4 3"/>',
+             f'<text x="{left - 6}" y="{y(hi) + 4:.1f}" text-anchor="end" font-size="11">'
+             f'{hi:.1f}</text>',
+             f'<text x="{left - 6}" y="{y(lo) + 4:.1f}" text-anchor="end" font-size="11">'
+             f'{lo:.1f}</text>',
+             f'<text x="{(left + width - right) / 2:.0f}" y="{height - 6}" text-anchor="middle" '
+             f'font-size="11">matches played by the bot (max {max_step})</text>']
+    for i, (bot, history) in enumerate(series):
+        color = _COLORS[i % len(_COLORS)]
+        points = " ".join(f"{x(s):.1f},{y(v):.1f}" for s, v in [(0, MU - 3 * SIGMA), *history])
+        parts.append(f'<polyline fill="none" stroke="{color}" stroke-width="1.5" '
+                     f'points="{points}"><title>{html.escape(bot)}</title></polyline>')
+        parts.append(f'<text x="{width - right + 8}" y="{top + 14 * (i + 1)}" font-size="12" '
+                     f'fill="{color}">{html.escape(bot)}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def _rules_text(table: Table) -> str:
+    return ", ".join(f"{k} {v}" for k, v in table.rules.items())
+
+
+def _footnote() -> str:
+    return (f"TrueSkill mu0={MU:g}, sigma0={SIGMA:.2f}, beta={BETA:.2f}, tau={TAU:g}, "
+            f"draw probability {DRAW_PROBABILITY:g}; ranked by mu-3σ. Rank 95%: bootstrap "
+            "over duplicate sets. Faults: timeouts/crashes/illegal or malformed moves.")
+
+
+def publish(table: Table, out: str | Path) -> list[Path]:
+    """Write the four files into `out`; returns their paths."""
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    texts = (to_markdown(table), to_json(table), to_csv(table), to_html(table))
+    paths = []
+    for name, text in zip(FILES, texts):
+        path = folder / name
+        path.write_text(text, encoding="utf-8")
+        paths.append(path)
+    return paths

@@ -1,0 +1,101 @@
+"""Bots of a tournament: snapshots in the tournament folder, versions in the store.
+
+A bot plays from a copy inside the tournament (`bots/<name>/<hash16>/`),
+never from its source folder, so editing a bot during a tournament changes
+nothing until it is registered again. A bot whose content changed is a new
+version (new row, new matches); the old version's results stay in the store.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from arena.sandbox.botfile import BotFileError, BotSpec, folder_hash, load_bot
+from arena.tournament.config import TournamentConfig
+from arena.tournament.store import BotRow, Store
+
+BOTS_DIR = "bots"
+_IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".git", ".mypy_cache", ".pytest_cache")
+
+
+class RegistryError(ValueError):
+    """A bot could not be added to the tournament; says which and why."""
+
+
+def snapshot(spec: BotSpec, root: Path) -> str:
+    """Copy the bot into the tournament folder (once per content); returns the
+    snapshot's path relative to `root`."""
+    rel = Path(BOTS_DIR) / spec.name / spec.content_hash[:16]
+    target = root / rel
+    if target.is_dir() and folder_hash(target) == spec.content_hash:
+        return rel.as_posix()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # Copy to a temporary sibling, then rename: a killed copy leaves no half bot.
+    tmp = Path(tempfile.mkdtemp(prefix=".incoming-", dir=target.parent))
+    try:
+        staged = tmp / "bot"
+        shutil.copytree(spec.path, staged, symlinks=True, ignore=_IGNORE)
+        copied = folder_hash(staged)
+        if copied != spec.content_hash:
+            raise RegistryError(f"{spec.path}: the bot changed while it was being copied")
+        if target.exists():
+            shutil.rmtree(target)
+        os.replace(staged, target)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return rel.as_posix()
+
+
+def register(store: Store, spec: BotSpec, root: Path, source: str) -> tuple[BotRow, bool]:
+    """Snapshot and record a bot; returns (row, created a new version)."""
+    latest = store.latest_versions().get(spec.name)
+    if latest is not None and latest.content_hash == spec.content_hash:
+        return latest, False
+    rel = snapshot(spec, root)
+    return store.add_bot(spec.name, spec.version, spec.content_hash, spec.language, rel, source)
+
+
+def add_bot(config: TournamentConfig, bot_path: str | os.PathLike[str]) -> tuple[BotRow, bool]:
+    """`arena bot add`: validate bot.toml, copy the bot in, record its version."""
+    try:
+        spec = load_bot(bot_path)
+    except BotFileError as exc:
+        raise RegistryError(str(exc)) from None
+    root = Path(config.root)
+    with Store(config.store_path) as store:
+        return register(store, spec, root, "submitted")
+
+
+def field_names(config: TournamentConfig, store: Store | None) -> list[str]:
+    """Names of the bots that play: those in tournament.toml, plus those
+    submitted with `arena bot add` (their newest version is a submission)."""
+    names = {load_bot(p).name for p in config.bot_paths}
+    if store is not None:
+        for name, row in store.latest_versions().items():
+            if row.source == "submitted":
+                names.add(name)
+    return sorted(names)
+
+
+def sync_field(config: TournamentConfig, store: Store) -> list[BotRow]:
+    """Register the configured bots' current content; the field, sorted by name."""
+    root = Path(config.root)
+    for path in config.bot_paths:
+        register(store, load_bot(path), root, "config")
+    latest = store.latest_versions()
+    return [latest[name] for name in field_names(config, store)]
+
+
+def bot_spec(row: BotRow, root: Path) -> BotSpec:
+    """The BotSpec of a registered version, from its snapshot."""
+    folder = root / row.path
+    try:
+        spec = load_bot(folder)
+    except BotFileError as exc:
+        raise RegistryError(f"snapshot of {row.name} {row.version}: {exc}") from None
+    if spec.content_hash != row.content_hash:
+        raise RegistryError(f"{folder}: snapshot of {row.name} was modified (hash differs)")
+    return spec

@@ -1,0 +1,146 @@
+"""The rating table: one row per bot version of the current field.
+
+Everything here is computed from the stored results alone (in match-id
+order), so the same results always give the same table, byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from arena.tournament import ratings
+from arena.tournament.config import TournamentConfig
+from arena.tournament.coordinator import rated_matches
+from arena.tournament.registry import field_names
+from arena.tournament.schedule import plan
+from arena.tournament.store import BotRow, MatchRow, Store
+
+
+@dataclass(frozen=True)
+class Row:
+    rank: int
+    bot: str
+    version: str
+    content_hash: str
+    language: str
+    conservative: float
+    mu: float
+    sigma: float
+    rank_low: int
+    rank_high: int
+    matches: int
+    wins: int
+    average_place: float
+    average_deal_score: float
+    contracts: int
+    made_percent: float
+    timeouts: int
+    crashes: int
+    illegal: int
+    malformed: int
+    sandbox: str
+    history: tuple[tuple[int, float], ...] = field(default=(), repr=False)  # (step, mu - 3 sigma)
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    rules: dict[str, object]
+    duplicate_sets: int
+    planned: int
+    finished: int
+    rows: tuple[Row, ...]
+    retired: tuple[tuple[str, str, int], ...]   # (bot, version, finished matches) of old versions
+
+
+def current_field(config: TournamentConfig, store: Store) -> list[BotRow]:
+    """The field as last registered (no registration happens here)."""
+    latest = store.latest_versions()
+    return [latest[n] for n in field_names(config, store) if n in latest]
+
+
+def build(config: TournamentConfig, store: Store) -> Table:
+    bots = current_field(config, store)
+    planned = plan([b.key for b in bots], config.duplicate_sets, config.seed,
+                   config.schedule) if len(bots) >= 3 else []
+    wanted = {m.match_id for m in planned}
+    rows = [r for r in store.matches(wanted) if r.status == "finished" and r.result]
+    rated = rated_matches(rows)
+    ids = [b.id for b in bots]
+    rating, history = ratings.rate(rated, ids)
+    intervals = ratings.bootstrap_rank_intervals(rated, ids, config.bootstrap, config.seed)
+    rank = ratings.ranks_by(rating)
+    steps: dict[int, list[tuple[int, float]]] = {b: [] for b in ids}
+    for bot_id, step, _mid, mu, sigma in history:
+        steps[bot_id].append((step, mu - 3 * sigma))
+    versions = _version_labels(store.bots())
+    out = []
+    for bot in bots:
+        stats = _stats(bot.id, rows)
+        r = rating[bot.id]
+        out.append(Row(
+            rank=rank[bot.id], bot=bot.name, version=versions[bot.id],
+            content_hash=bot.content_hash, language=bot.language,
+            conservative=round(r.conservative, 3), mu=round(r.mu, 3), sigma=round(r.sigma, 3),
+            rank_low=intervals[bot.id][0], rank_high=intervals[bot.id][1],
+            history=tuple((s, round(c, 3)) for s, c in steps[bot.id]), **stats,
+        ))
+    out.sort(key=lambda row: row.rank)
+    active = {b.id for b in bots}
+    retired = []
+    finished_by_bot: Counter[int] = Counter()
+    for m in store.matches():
+        if m.status == "finished":
+            finished_by_bot.update(set(m.bot_ids))
+    for b in store.bots():
+        if b.id not in active:
+            retired.append((b.name, versions[b.id], finished_by_bot[b.id]))
+    return Table(
+        name=config.name, rules=config.rules_dict(), duplicate_sets=config.duplicate_sets,
+        planned=len(planned), finished=len(rows), rows=tuple(out), retired=tuple(retired),
+    )
+
+
+def _version_labels(bots: list[BotRow]) -> dict[int, str]:
+    """bot.toml's version, with a content-hash suffix when one name has two
+    versions with the same version string (a bot changed without a bump)."""
+    seen: Counter[tuple[str, str]] = Counter((b.name, b.version) for b in bots)
+    return {b.id: b.version if seen[(b.name, b.version)] == 1
+            else f"{b.version}+{b.content_hash[:8]}" for b in bots}
+
+
+def _stats(bot_id: int, rows: list[MatchRow]) -> dict[str, object]:
+    matches = wins = place_sum = deals = deal_score_sum = contracts = made = 0
+    faults: Counter[str] = Counter()
+    sandboxes: Counter[str] = Counter()
+    for row in rows:
+        assert row.result is not None
+        for seat_no, player in enumerate(row.bot_ids):
+            if player != bot_id:
+                continue
+            seat = next(s for s in row.result.seats if s.seat == seat_no)
+            matches += 1
+            wins += seat.place == 1
+            place_sum += seat.place
+            sandboxes[seat.sandbox] += 1
+            for kind, count in seat.faults:
+                faults[kind] += count
+            for deal in row.result.deals:
+                if seat_no < len(deal.deal_scores):
+                    deals += 1
+                    deal_score_sum += deal.deal_scores[seat_no]
+                if deal.declarer == seat_no:
+                    contracts += 1
+                    made += deal.made
+    return {
+        "matches": matches, "wins": wins,
+        "average_place": round(place_sum / matches, 3) if matches else 0.0,
+        "average_deal_score": round(deal_score_sum / deals, 2) if deals else 0.0,
+        "contracts": contracts,
+        "made_percent": round(100 * made / contracts, 1) if contracts else 0.0,
+        "timeouts": faults["timeout"], "crashes": faults["crash"],
+        "illegal": faults["illegal"], "malformed": faults["malformed"],
+        "sandbox": "/".join(sorted(sandboxes)) if sandboxes else "-",
+    }
+

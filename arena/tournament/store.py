@@ -1,0 +1,320 @@
+"""The tournament's SQLite file: bots and versions, matches, faults, ratings.
+
+One file per tournament, in WAL mode. Only the coordinator writes it. Every
+write is one transaction, and a finished result is stored with
+`match_id` as its key, so a runner killed at any moment (even SIGKILL) loses
+no finished match and never counts one twice: a match that was running when
+the runner died is simply planned again (`reset_running`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.referee.spec import DealSummary, MatchResult, SeatResult
+
+SCHEMA_VERSION = "1"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS bots(
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    version TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    language TEXT NOT NULL,
+    path TEXT NOT NULL,               -- snapshot folder, relative to the tournament folder
+    source TEXT NOT NULL,             -- 'config' (tournament.toml) or 'submitted' (bot add)
+    added_at REAL NOT NULL,
+    UNIQUE(name, content_hash)
+);
+CREATE TABLE IF NOT EXISTS matches(
+    match_id TEXT PRIMARY KEY,
+    set_no INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,
+    order_no INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    bot_ids TEXT NOT NULL,            -- JSON list of bots.id in seat order
+    status TEXT NOT NULL CHECK(status IN ('planned', 'running', 'finished', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    result TEXT,                      -- JSON MatchResult when finished
+    replay_path TEXT NOT NULL DEFAULT '',
+    error TEXT NOT NULL DEFAULT '',
+    started_at REAL,
+    finished_at REAL
+);
+CREATE INDEX IF NOT EXISTS matches_status ON matches(status);
+CREATE TABLE IF NOT EXISTS faults(
+    match_id TEXT NOT NULL REFERENCES matches(match_id),
+    seat INTEGER NOT NULL,
+    bot_id INTEGER NOT NULL REFERENCES bots(id),
+    kind TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    log TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY(match_id, seat, kind)
+);
+CREATE TABLE IF NOT EXISTS rating_history(
+    bot_id INTEGER NOT NULL REFERENCES bots(id),
+    step INTEGER NOT NULL,            -- 1-based index of the bot's rated match
+    match_id TEXT NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    PRIMARY KEY(bot_id, step)
+);
+"""
+
+
+class StoreError(ValueError):
+    """The store file is unusable (wrong schema, corrupt); names the file."""
+
+
+@dataclass(frozen=True)
+class BotRow:
+    id: int
+    name: str
+    version: str
+    content_hash: str
+    language: str
+    path: str
+    source: str
+    added_at: float
+
+    @property
+    def key(self) -> str:
+        return f"{self.name}@{self.content_hash}"
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    match_id: str
+    set_no: int
+    table_no: int
+    order_no: int
+    seed: int
+    bot_ids: tuple[int, ...]
+    status: str
+    attempts: int
+    result: MatchResult | None
+    replay_path: str
+    error: str
+
+
+class Store:
+    """A connection to one tournament's store. Use as a context manager."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+        self._db.row_factory = sqlite3.Row
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            # FULL: a committed result survives even a power cut, not only SIGKILL.
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            with self.transaction():
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+                row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+                if row is None:
+                    self._db.execute("INSERT INTO meta VALUES('schema', ?)", (SCHEMA_VERSION,))
+                elif row["value"] != SCHEMA_VERSION:
+                    raise StoreError(f"{self.path}: schema version {row['value']}, "
+                                     f"this arena reads {SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise StoreError(f"{self.path}: not a usable tournament store: {exc}") from None
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    # -- meta ---------------------------------------------------------------
+    def get_meta(self, key: str, default: str = "") -> str:
+        row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return default if row is None else str(row["value"])
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO meta VALUES(?, ?)", (key, value))
+
+    # -- bots ---------------------------------------------------------------
+    def add_bot(self, name: str, version: str, content_hash: str, language: str,
+                path: str, source: str) -> tuple[BotRow, bool]:
+        """Register a bot version and make it the name's current one; returns
+        (row, created). The same content is the same version: registering an
+        older content again makes that version current again, nothing new."""
+        with self.transaction() as db:
+            row = db.execute("SELECT * FROM bots WHERE name=? AND content_hash=?",
+                             (name, content_hash)).fetchone()
+            if row is not None:
+                latest = self.latest_versions().get(name)
+                if latest is not None and latest.id != row["id"]:
+                    db.execute("UPDATE bots SET added_at=? WHERE id=?",
+                               (max(time.time(), latest.added_at + 1e-6), row["id"]))
+                    row = db.execute("SELECT * FROM bots WHERE id=?", (row["id"],)).fetchone()
+                return _bot(row), False
+            latest = self.latest_versions().get(name)
+            now = time.time() if latest is None else max(time.time(), latest.added_at + 1e-6)
+            cur = db.execute(
+                "INSERT INTO bots(name, version, content_hash, language, path, source, added_at)"
+                " VALUES(?, ?, ?, ?, ?, ?, ?)",
+                (name, version, content_hash, language, path, source, now),
+            )
+            new = db.execute("SELECT * FROM bots WHERE id=?", (cur.lastrowid,)).fetchone()
+            return _bot(new), True
+
+    def bots(self) -> list[BotRow]:
+        return [_bot(r) for r in self._db.execute("SELECT * FROM bots ORDER BY id")]
+
+    def latest_versions(self) -> dict[str, BotRow]:
+        """The newest registered version of every bot name."""
+        out: dict[str, BotRow] = {}
+        for row in sorted(self.bots(), key=lambda b: (b.added_at, b.id)):
+            out[row.name] = row  # the most recently registered one wins
+        return out
+
+    # -- matches ------------------------------------------------------------
+    def plan(self, rows: Iterable[tuple[str, int, int, int, int, Sequence[int]]]) -> int:
+        """Insert planned matches that are not stored yet; returns how many were new."""
+        with self.transaction() as db:
+            before = db.total_changes
+            db.executemany(
+                "INSERT OR IGNORE INTO matches(match_id, set_no, table_no, order_no, seed,"
+                " bot_ids, status) VALUES(?, ?, ?, ?, ?, ?, 'planned')",
+                [(m, s, t, o, seed, json.dumps(list(ids))) for m, s, t, o, seed, ids in rows],
+            )
+            return db.total_changes - before
+
+    def reset_running(self) -> int:
+        """Matches left 'running' by a dead runner become 'planned' again."""
+        with self.transaction() as db:
+            return db.execute(
+                "UPDATE matches SET status='planned' WHERE status='running'").rowcount
+
+    def mark_running(self, match_ids: Sequence[str]) -> None:
+        with self.transaction() as db:
+            db.executemany(
+                "UPDATE matches SET status='running', attempts=attempts+1, started_at=?"
+                " WHERE match_id=? AND status!='finished'",
+                [(time.time(), m) for m in match_ids],
+            )
+
+    def finish(self, result: MatchResult) -> bool:
+        """Store a result in one transaction. A second result for a finished
+        match is ignored (returns False): results are idempotent by match id."""
+        with self.transaction() as db:
+            row = db.execute("SELECT status, bot_ids FROM matches WHERE match_id=?",
+                             (result.match_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"{self.path}: result for unknown match {result.match_id!r}")
+            if row["status"] == "finished":
+                return False
+            bot_ids = json.loads(row["bot_ids"])
+            db.execute(
+                "UPDATE matches SET status='finished', result=?, replay_path=?, error='',"
+                " finished_at=? WHERE match_id=?",
+                (result_to_json(result), result.replay_path, time.time(), result.match_id),
+            )
+            db.execute("DELETE FROM faults WHERE match_id=?", (result.match_id,))
+            for seat in result.seats:
+                log = "\n".join(seat.fault_log)
+                for kind, count in seat.faults:
+                    if count:
+                        db.execute("INSERT INTO faults VALUES(?, ?, ?, ?, ?, ?)",
+                                   (result.match_id, seat.seat, bot_ids[seat.seat], kind,
+                                    count, log))
+            return True
+
+    def fail(self, match_id: str, error: str) -> None:
+        """The match could not be played (not a bot fault): planned again next run."""
+        with self.transaction() as db:
+            db.execute("UPDATE matches SET status='failed', error=? WHERE match_id=?"
+                       " AND status!='finished'", (error, match_id))
+
+    def matches(self, match_ids: Iterable[str] | None = None) -> list[MatchRow]:
+        """Matches in match-id order (all, or those named)."""
+        rows = self._db.execute("SELECT * FROM matches ORDER BY match_id").fetchall()
+        if match_ids is not None:
+            wanted = set(match_ids)
+            rows = [r for r in rows if r["match_id"] in wanted]
+        return [_match(r) for r in rows]
+
+    def counts(self) -> dict[str, int]:
+        return {r["status"]: r["n"] for r in self._db.execute(
+            "SELECT status, COUNT(*) AS n FROM matches GROUP BY status")}
+
+    # -- ratings ------------------------------------------------------------
+    def save_rating_history(self, history: Sequence[tuple[int, int, str, float, float]]) -> None:
+        """Replace the rating history (bot_id, step, match_id, mu, sigma); it is
+        recomputed from the results, in match-id order, after each run."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM rating_history")
+            db.executemany("INSERT INTO rating_history VALUES(?, ?, ?, ?, ?)", history)
+
+    def rating_history(self) -> dict[int, list[tuple[int, str, float, float]]]:
+        out: dict[int, list[tuple[int, str, float, float]]] = {}
+        for r in self._db.execute("SELECT * FROM rating_history ORDER BY bot_id, step"):
+            out.setdefault(r["bot_id"], []).append((r["step"], r["match_id"], r["mu"], r["sigma"]))
+        return out
+
+
+def _bot(row: sqlite3.Row) -> BotRow:
+    return BotRow(**{k: row[k] for k in row.keys()})
+
+
+def _match(row: sqlite3.Row) -> MatchRow:
+    return MatchRow(
+        match_id=row["match_id"], set_no=row["set_no"], table_no=row["table_no"],
+        order_no=row["order_no"], seed=row["seed"], bot_ids=tuple(json.loads(row["bot_ids"])),
+        status=row["status"], attempts=row["attempts"],
+        result=None if row["result"] is None else result_from_json(row["result"]),
+        replay_path=row["replay_path"], error=row["error"],
+    )
+
+
+def result_to_json(result: MatchResult) -> str:
+    return json.dumps(asdict(result), sort_keys=True, separators=(",", ":"))
+
+
+def _tuples(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value
+
+
+def result_from_json(text: str) -> MatchResult:
+    data = json.loads(text)
+    seats = tuple(
+        SeatResult(**{k: _tuples(v) for k, v in s.items()}) for s in data.pop("seats"))
+    deals = tuple(
+        DealSummary(**{k: _tuples(v) for k, v in d.items()}) for d in data.pop("deals"))
+    return MatchResult(seats=seats, deals=deals,
+                       **{k: _tuples(v) for k, v in data.items()})

@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from arena.tournament.config import TournamentConfigError, example_config, load_config
+
+
+def test_valid_config_loads(make_bot, make_tournament) -> None:
+    bots = [make_bot(n) for n in ("a", "b", "c")]
+    folder = make_tournament(bots, extra='concurrency = 2\n[time_control]\nper_move = 0.5\n'
+                                          '[faults]\nmode = "forfeit"\n')
+    config = load_config(folder)
+    assert config.name == "t" and config.seed == 7 and config.concurrency == 2
+    assert config.rules_preset == "standard" and config.rules_options == (("target", 500),)
+    assert config.time_control.per_move == 0.5 and config.time_control.bank == 10.0
+    assert config.fault_policy.mode == "forfeit"
+    assert [Path(p).name for p in config.bot_paths] == ["a", "b", "c"]
+
+
+@pytest.mark.parametrize("extra, rules, fragment", [
+    ("concurency = 2", "", "key 'concurency': unknown key (did you mean 'concurrency'?)"),
+    ("duplicate_sets = 0", "", "key 'duplicate_sets': must be 1..10000, got 0"),
+    ("concurrency = \"two\"", "", "key 'concurrency': must be an integer, got 'two'"),
+    ("executor = \"spark\"", "", "key 'executor': unknown executor 'spark'"),
+    ("sandbox = \"vm\"", "", "key 'sandbox': unknown level 'vm'"),
+    ("replays = 1", "", "key 'replays': must be true or false, got 1"),
+    ("", "target = 750", "key 'rules.target'"),
+    ("", "targett = 500", "key 'rules.targett'"),
+    ("", "preset = \"klingon\"", "key 'rules.preset'"),
+    ("", "players = 4", "key 'rules.players'"),
+    ("[time_control]\nper_move = -1", "", "key 'time_control.per_move': must be > 0 seconds"),
+    ("[time_control]\nper_mov = 1", "", "key 'time_control.per_mov': unknown key"),
+    ("[faults]\nmode = \"explode\"", "", "key 'faults.mode'"),
+    ("[faults]\nmax_strikes = true", "", "key 'faults.max_strikes'"),
+])
+def test_bad_values_give_one_line_naming_file_and_key(
+        make_bot, make_tournament, extra: str, rules: str, fragment: str) -> None:
+    bots = [make_bot(n) for n in ("a", "b", "c")]
+    folder = make_tournament(bots, extra=extra, rules=rules or "target = 500")
+    with pytest.raises(TournamentConfigError) as info:
+        load_config(folder)
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith(str(folder / "tournament.toml") + ": ")
+    assert fragment in message
+    assert not (folder / "tournament.sqlite").exists()
+
+
+def test_missing_bot_and_duplicate_names(make_bot, make_tournament, tmp_path) -> None:
+    a = make_bot("a")
+    folder = make_tournament([a, tmp_path / "nowhere", make_bot("c")])
+    with pytest.raises(TournamentConfigError, match=r"key 'bots\[1\]'.*nowhere.*no such directory"):
+        load_config(folder)
+    folder = make_tournament([a, a, make_bot("c")], name="t2")
+    with pytest.raises(TournamentConfigError, match=r"key 'bots\[1\]': bot name 'a' is also used"):
+        load_config(folder)
+
+
+def test_missing_required_keys_and_bad_toml(tmp_path) -> None:
+    (tmp_path / "tournament.toml").write_text('seed = 1\nbots = []\n')
+    with pytest.raises(TournamentConfigError, match="key 'name': missing"):
+        load_config(tmp_path)
+    (tmp_path / "tournament.toml").write_text('name = "x"\nseed = \n')
+    with pytest.raises(TournamentConfigError, match="not valid TOML"):
+        load_config(tmp_path)
+    with pytest.raises(TournamentConfigError, match="missing"):
+        load_config(tmp_path / "absent")
+
+
+def test_example_config_is_valid(make_bot, tmp_path) -> None:
+    bots = [make_bot(n) for n in ("a", "b", "c")]
+    folder = tmp_path / "ex"
+    folder.mkdir()
+    (folder / "tournament.toml").write_text(
+        example_config("ex", [f"../src/{b.name}" for b in bots]))
+    config = load_config(folder)
+    assert config.name == "ex" and len(config.bot_paths) == 3 and config.duplicate_sets == 2
