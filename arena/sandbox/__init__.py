@@ -1,0 +1,10 @@
+"""Starting untrusted bots confined: docker, bwrap or a plain process group.
+
+    from arena.sandbox import launch, available_levels, resolve_level, Limits
+"""
+
+from arena.sandbox.api import LEVELS, BotHandle, Limits, SandboxError
+from arena.sandbox.levels import available_levels, launch, resolve_level
+
+__all__ = ["LEVELS", "BotHandle", "Limits", "SandboxError", "available_levels", "launch",
+           "resolve_level"]

@@ -1,14 +1,31 @@
 """The sandbox interface the referee uses to start one bot.
 
-    handle = launch(bot, level="auto", env={...}, socket_dir=..., log_path=..., limits=Limits())
+    from arena.sandbox import launch, available_levels, resolve_level, Limits
+    handle = launch(bot, level="auto", env={...}, socket_dir=..., log_path=...,
+                    limits=Limits(), match_id="m1")
     handle.level      # "docker" | "bwrap" | "process": what it really runs under
-    handle.poll()     # exit code or None while running
+    handle.pid        # host pid of the main process (None at docker level)
+    handle.poll()     # exit code or None while running (negative: killed by that signal)
+    handle.wait(t)    # exit code, or None if still running after t seconds
     handle.stop()     # SIGTERM, grace period, SIGKILL of the whole group / container; idempotent
-    handle.cleanup()  # stop() + remove containers and temp files; nothing is left behind
+    handle.cleanup()  # stop() + remove containers, cgroups and temp files; nothing is left behind
+    handle.violations # list[str]: limits the sandbox enforced (pids, memory...), for the fault log
+
+`launch` is synchronous and quick (it returns once the process or container
+is started); `stop`/`cleanup` block up to `stop_grace` + a few seconds, so an
+asyncio caller should run them in a thread (asyncio.to_thread).
 
 `env` carries ARENA_TOKEN and ARENA_ADDRESS ("unix:<socket_dir>/<name>");
-a level that mounts `socket_dir` elsewhere rewrites ARENA_ADDRESS itself.
+every level makes that same path reachable inside (socket_dir is mounted at
+the same path), so ARENA_ADDRESS is passed through unchanged. The referee
+must create the socket before calling launch: at the bwrap and docker levels
+the bot runs as an unprivileged uid, so launch() makes `socket_dir`
+traversable (mode 0o711 or wider) and the socket file in ARENA_ADDRESS
+connectable (0o666). The token is the authentication, not the file mode.
 The bot's stdout and stderr go to `log_path`, capped at `limits.log_bytes`.
+
+A bot that cannot be started at all (command not found, image missing)
+raises SandboxError: the referee should record that as the seat's crash.
 """
 
 from __future__ import annotations
@@ -39,7 +56,9 @@ class Limits:
 class BotHandle(Protocol):
     level: str
     pid: int | None
+    violations: list[str]
 
     def poll(self) -> int | None: ...
+    def wait(self, timeout: float | None = None) -> int | None: ...
     def stop(self) -> None: ...
     def cleanup(self) -> None: ...

@@ -1,0 +1,212 @@
+"""The process level: the bot's own session and process group, rlimits,
+a capped log, and a stop that leaves nothing behind.
+
+Every process we start carries a unique marker in its environment
+(`ARENA_SANDBOX_ID`); children inherit it, so a bot that leaves its process
+group with setsid() is still found by scanning /proc and killed at stop().
+Where cgroups can be created (see cgroups.py) the bot's group bounds its
+process count and total memory and lists its members for the final kill.
+Elsewhere a watchdog counts marked processes, because RLIMIT_NPROC does not
+bind root and counts all of a user's processes otherwise; it kills a bot
+over `Limits.pids`, but a fast fork bomb can outrun a /proc scan on a busy
+machine, so the cgroup is the real defence.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import uuid
+from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
+
+from arena.sandbox import cgroups, rlimits
+from arena.sandbox.api import Limits, SandboxError
+from arena.sandbox.botfile import BotSpec
+from arena.sandbox.logcap import CappedLog, pipe_chunks
+
+MARKER_VAR = "ARENA_SANDBOX_ID"
+WATCHDOG_PERIOD = 0.25  # seconds between two process counts
+
+
+def marked_pids(marker: str) -> list[int]:
+    """Pids of live processes whose environment holds `MARKER_VAR=marker`."""
+    needle = f"{MARKER_VAR}={marker}".encode()
+    found: list[int] = []
+    me = os.getpid()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                data = f.read()
+        except OSError:
+            continue  # gone, or not ours to read
+        if needle + b"\0" in data or data.endswith(needle):
+            found.append(int(entry))
+    return found
+
+
+def base_env(level: str, marker: str) -> dict[str, str]:
+    """The environment every bot starts from: nothing of the arena's own.
+
+    The directory of the arena's interpreter comes first on PATH, so
+    `python3` in a bot's `run` is the interpreter that has grpcio and arena.sdk."""
+    py_dir = str(Path(sys.executable).parent)
+    return {
+        "PATH": f"{py_dir}:/usr/local/bin:/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "PYTHONUNBUFFERED": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "ARENA_SANDBOX": level,
+        MARKER_VAR: marker,
+    }
+
+
+class ProcessHandle:
+    """A started bot (process or bwrap level): see arena.sandbox.api.BotHandle."""
+
+    def __init__(self, *, level: str, popen: subprocess.Popen[bytes], log: CappedLog,
+                 marker: str, limits: Limits, watchdog: bool, cgroup: cgroups.Cgroup | None,
+                 on_cleanup: Sequence[Callable[[], None]] = ()) -> None:
+        self.level = level
+        self.pid: int | None = popen.pid
+        self.marker = marker
+        self.limits = limits
+        self.log = log
+        self.violations: list[str] = []   # limits the arena enforced itself, human readable
+        self._popen = popen
+        self._cgroup = cgroup
+        self._on_cleanup = list(on_cleanup)
+        self._lock = threading.Lock()
+        self._stopped = False
+        self._cleaned = False
+        self._done = threading.Event()
+        if watchdog and cgroup is None:
+            threading.Thread(target=self._watch, name=f"botwatch:{popen.pid}", daemon=True).start()
+
+    # -- BotHandle ---------------------------------------------------------
+    def poll(self) -> int | None:
+        return self._popen.poll()
+
+    def wait(self, timeout: float | None = None) -> int | None:
+        """Exit code once the bot's main process ended, None if `timeout` passed first."""
+        try:
+            return self._popen.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def stop(self) -> None:
+        """SIGTERM to the group, `stop_grace` seconds, then SIGKILL to the group and
+        to every marked process. Blocks at most about stop_grace + a few seconds."""
+        with self._lock:
+            if self._stopped:
+                return
+            self._stopped = True
+        self._done.set()
+        if self._popen.poll() is None:
+            self._signal_group(signal.SIGTERM)
+            self.wait(self.limits.stop_grace)
+        self._kill_all()
+        if self.wait(5.0) is None:  # pragma: no cover - SIGKILL cannot be ignored
+            self.violations.append("main process survived SIGKILL for 5 s")
+        # The pipe closes when the last process holding it is gone.
+        if not self.log.join(5.0):
+            self._kill_all()
+            self.log.join(5.0)
+        if self._cgroup is not None:
+            self.violations.extend(self._cgroup.events())
+
+    def cleanup(self) -> None:
+        self.stop()
+        with self._lock:
+            if self._cleaned:
+                return
+            self._cleaned = True
+        if self._cgroup is not None:
+            self._cgroup.remove()
+        for fn in self._on_cleanup:
+            fn()
+
+    # -- internals -----------------------------------------------------------
+    def _signal_group(self, sig: int) -> None:
+        try:
+            os.killpg(self._popen.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def _kill_all(self) -> None:
+        self._signal_group(signal.SIGKILL)
+        if self._cgroup is not None:
+            self._cgroup.kill_all()
+        # Up to a few rounds: a process may fork while we kill its siblings.
+        for _ in range(5):
+            pids = marked_pids(self.marker)
+            if not pids:
+                return
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+
+    def _watch(self) -> None:
+        while not self._done.wait(WATCHDOG_PERIOD):
+            if self._popen.poll() is not None and not marked_pids(self.marker):
+                return
+            count = len(marked_pids(self.marker))
+            if count > self.limits.pids:
+                self.violations.append(
+                    f"{count} processes, over the limit of {self.limits.pids}: killed")
+                self._kill_all()
+                return
+
+
+def spawn(argv: Sequence[str], *, level: str, cwd: str, env: dict[str, str], log_path: str,
+          limits: Limits, marker: str, nproc: bool, watchdog: bool,
+          on_cleanup: Sequence[Callable[[], None]] = ()) -> ProcessHandle:
+    """Start `argv` in its own session with rlimits and a capped log."""
+    table = rlimits.rlimit_table(limits, with_nproc=nproc)
+    group = cgroups.create(f"arena-{marker}", limits)
+    procs = group.procs_files if group is not None else ()
+    Path(log_path).parent.mkdir(parents=True, exist_ok=True)
+    r, w = os.pipe()
+    try:
+        popen = subprocess.Popen(
+            list(argv), cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=w, stderr=w,
+            start_new_session=True, close_fds=True,
+            # Only setrlimit and cgroup writes run there; prlimit() after the start
+            # would leave the bot unlimited for its first instants.
+            preexec_fn=partial(rlimits.apply, table, procs),  # noqa: PLW1509
+        )
+    except OSError as exc:
+        os.close(r)
+        os.close(w)
+        if group is not None:
+            group.remove()
+        for fn in on_cleanup:
+            fn()
+        raise SandboxError(f"cannot start {argv[0]!r} in {cwd} ({level} level): {exc}") from None
+    os.close(w)
+    log = CappedLog(pipe_chunks(r), log_path, limits.log_bytes)
+    return ProcessHandle(level=level, popen=popen, log=log, marker=marker, limits=limits,
+                         watchdog=watchdog, cgroup=group, on_cleanup=on_cleanup)
+
+
+def launch_process(bot: BotSpec, env: dict[str, str], socket_dir: str, log_path: str,
+                   limits: Limits) -> ProcessHandle:
+    """The bot's `run` in its folder, with a private HOME/TMPDIR removed at cleanup."""
+    if not bot.run:
+        raise SandboxError(f"{bot.label}: bot.toml has no 'run' command; the process level needs one")
+    marker = uuid.uuid4().hex
+    home = tempfile.mkdtemp(prefix=f"arena-{bot.name}-")
+    full_env = base_env("process", marker) | dict(env) | {"HOME": home, "TMPDIR": home}
+    return spawn(bot.run, level="process", cwd=bot.path, env=full_env, log_path=log_path,
+                 limits=limits, marker=marker, nproc=False, watchdog=True,
+                 on_cleanup=[partial(shutil.rmtree, home, ignore_errors=True)])

@@ -1,0 +1,147 @@
+"""launch() at every available level: logs, exit codes, stop, no leftovers.
+
+These start real processes (and containers at the docker level)."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.sandbox import Limits, launch
+from arena.sandbox.logcap import TRUNCATION_NOTE
+from arena.sandbox.process import marked_pids
+
+from .conftest import MakeBot, level_params
+
+pytestmark = pytest.mark.slow
+FAST = Limits(stop_grace=0.3)
+
+
+def _run(make_bot: MakeBot, tmp_path: Path, level: str, source: str,
+         limits: Limits = FAST, wait: float = 30.0) -> tuple[int | None, str, object]:
+    bot = make_bot("b", source)
+    sock = tmp_path / "sock"
+    sock.mkdir()
+    log = tmp_path / "bot.log"
+    handle = launch(bot, level, env={"ARENA_TOKEN": "t0k", "ARENA_ADDRESS": f"unix:{sock}/s"},
+                    socket_dir=str(sock), log_path=str(log), limits=limits)
+    try:
+        code = handle.wait(wait) if hasattr(handle, "wait") else None
+    finally:
+        handle.cleanup()
+    return code, log.read_text(errors="replace"), handle
+
+
+@pytest.mark.parametrize("level", level_params())
+def test_output_and_exit_code_are_reported(make_bot: MakeBot, tmp_path: Path, level: str) -> None:
+    code, log, handle = _run(make_bot, tmp_path, level, """
+        import os, sys
+        print("token", os.environ["ARENA_TOKEN"], "level", os.environ["ARENA_SANDBOX"])
+        print("to stderr", file=sys.stderr)
+        import arena.game.cards  # the arena's interpreter and packages are usable
+        sys.exit(3)
+    """)
+    assert code == 3
+    assert f"token t0k level {level}" in log
+    assert "to stderr" in log
+    assert handle.level == level  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("level", level_params())
+def test_log_is_capped_and_the_bot_never_blocks(make_bot: MakeBot, tmp_path: Path,
+                                                level: str) -> None:
+    code, log, _ = _run(make_bot, tmp_path, level, """
+        import sys
+        for _ in range(200):
+            sys.stdout.write("x" * 50000)
+        sys.stdout.flush()
+        print("finished")
+    """, limits=Limits(log_bytes=10_000, stop_grace=0.3))
+    assert code == 0  # 10 MB written through a 10 kB cap without blocking
+    assert log.startswith("x" * 10_000)
+    assert (TRUNCATION_NOTE % 10_000).decode() in log
+    assert "finished" not in log
+    assert len(log) < 10_200
+
+
+@pytest.mark.parametrize("level", level_params())
+def test_stop_kills_a_bot_that_ignores_sigterm_and_its_escaped_children(
+        make_bot: MakeBot, tmp_path: Path, level: str) -> None:
+    bot = make_bot("stubborn", """
+        import os, signal, time
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        if os.fork() == 0:
+            os.setsid()          # leaves the process group
+            if os.fork() == 0:
+                signal.signal(signal.SIGTERM, signal.SIG_IGN)
+                while True: time.sleep(1)
+            os._exit(0)
+        print("ready", flush=True)
+        while True: time.sleep(1)
+    """)
+    sock = tmp_path / "sock"
+    sock.mkdir()
+    log = tmp_path / "bot.log"
+    handle = launch(bot, level, env={}, socket_dir=str(sock), log_path=str(log), limits=FAST)
+    try:
+        deadline = time.monotonic() + 30
+        while "ready" not in log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert handle.poll() is None
+    finally:
+        handle.cleanup()
+    assert handle.poll() is not None
+    marker = getattr(handle, "marker", None)
+    if marker is not None:
+        assert marked_pids(marker) == []
+    handle.stop()  # idempotent
+    handle.cleanup()
+
+
+def test_unknown_command_is_a_clear_sandbox_error(make_bot: MakeBot, tmp_path: Path) -> None:
+    from arena.sandbox import SandboxError
+    from arena.sandbox.botfile import BotSpec
+    bot = make_bot("x", "pass")
+    bad = BotSpec(name="x", version="1", language="python", path=bot.path,
+                  run=("no-such-binary-here",))
+    with pytest.raises(SandboxError, match="no-such-binary-here"):
+        launch(bad, "process", env={}, socket_dir=str(tmp_path), log_path=str(tmp_path / "l"))
+
+
+@pytest.mark.parametrize("level", level_params())
+def test_fork_bomb_is_bounded(make_bot: MakeBot, tmp_path: Path, level: str) -> None:
+    code, log, handle = _run(make_bot, tmp_path, level, """
+        import os, time
+        n = 0
+        try:
+            while n < 5000:
+                if os.fork() == 0:
+                    time.sleep(60)
+                    os._exit(0)
+                n += 1
+        except OSError as exc:
+            print("ATTACK fork: refused after", n, exc.errno, flush=True)
+        time.sleep(60)
+    """, limits=Limits(pids=20, stop_grace=0.3), wait=5.0)
+    violations = getattr(handle, "violations", [])
+    if "ATTACK fork: refused" in log:
+        forks = int(log.split("refused after ")[1].split()[0])
+        assert forks < 20
+    else:  # no cgroup here: the watchdog killed the bot instead
+        assert code is not None and code < 0
+        assert any("over the limit of 20" in v for v in violations)
+    marker = getattr(handle, "marker", None)
+    if marker is not None:
+        assert marked_pids(marker) == []
+
+
+def test_no_leftover_private_home(make_bot: MakeBot, tmp_path: Path) -> None:
+    _, log, _ = _run(make_bot, tmp_path, "process", """
+        import os
+        print("home", os.environ["HOME"])
+    """)
+    home = log.split("home ", 1)[1].split()[0]
+    assert not os.path.exists(home)
