@@ -1,9 +1,100 @@
-"""`arena` commands: match."""
+"""`arena play` (one match between bots) and `arena replay show`."""
 
 from __future__ import annotations
 
+import json
+import secrets
+from dataclasses import asdict
+from pathlib import Path
+
 import typer
+
+replay_app = typer.Typer(help="Replays of matches (JSON Lines).", no_args_is_help=True)
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def play(
+    bots: list[Path] = typer.Argument(..., help="bot folders (with bot.toml), in seat order"),
+    rules: str = typer.Option("standard", "--rules", help="rules preset (see `arena rules list`)"),
+    option: list[str] = typer.Option([], "--option", help="rules option override NAME=VALUE (repeatable)"),
+    seed: int = typer.Option(-1, "--seed", help="deal seed (default: random, printed)"),
+    time_per_move: float = typer.Option(1.0, "--time-per-move", help="seconds per decision (plus the bank)"),
+    bank: float = typer.Option(10.0, "--bank", help="time bank in seconds"),
+    replay: Path = typer.Option(None, "--replay", help="write the replay (JSON Lines) here"),
+    sandbox: str = typer.Option("auto", "--sandbox", help="auto | docker | bwrap | process"),
+    logs: Path = typer.Option(None, "--logs", help="keep the bots' logs in this folder"),
+    as_json: bool = typer.Option(False, "--json", help="print the result as JSON"),
+) -> None:
+    """Run one match between bots and print the deal-by-deal summary and the result."""
+    from arena.referee.match import MatchSetupError, build_rules, run_match
+    from arena.referee.spec import MatchSpec, TimeControl
+    from arena.referee.transcript import result_lines
+    from arena.sandbox.botfile import BotFileError, load_bot
+
+    if sandbox not in ("auto", "docker", "bwrap", "process"):
+        raise _fail(f"--sandbox {sandbox!r}: expected auto, docker, bwrap or process")
+    overrides: list[tuple[str, object]] = []
+    for item in option:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise _fail(f"--option {item!r}: expected NAME=VALUE")
+        overrides.append((name.strip(), value.strip()))
+    if time_per_move <= 0 or bank < 0:
+        raise _fail("--time-per-move must be positive and --bank not negative")
+    try:
+        specs = tuple(load_bot(b) for b in bots)
+    except BotFileError as exc:
+        raise _fail(str(exc)) from None
+    if seed < 0:
+        seed = secrets.randbelow(2**31)
+    if logs is not None:
+        logs.mkdir(parents=True, exist_ok=True)
+    spec = MatchSpec(
+        match_id=f"play-{seed}", bots=specs, seed=seed, rules_preset=rules,
+        rules_options=tuple(overrides), time_control=TimeControl(per_move=time_per_move, bank=bank),
+        sandbox=sandbox, replay_path=str(replay.resolve()) if replay else "",
+        work_dir=str(logs.resolve()) if logs else "",
+    )
+    try:
+        build_rules(spec)
+        result = run_match(spec)
+    except (MatchSetupError, ValueError, OSError) as exc:
+        raise _fail(str(exc)) from None
+    if as_json:
+        typer.echo(json.dumps(asdict(result), indent=2))
+    else:
+        for line in result_lines(result):
+            typer.echo(line)
+
+
+@replay_app.command("show")
+def show(
+    file: Path = typer.Argument(..., help="a replay file written by `arena play --replay`"),
+    seat: str = typer.Option("all", "--seat", help="a seat number, or 'all' to show every hand"),
+) -> None:
+    """Tell a recorded match deal by deal, from one seat's view or all."""
+    from arena.referee.replay import ReplayError, read_replay
+    from arena.referee.transcript import replay_lines
+
+    try:
+        rep = read_replay(file)
+        n = len(rep.header.get("bots", ()))
+        if seat == "all":
+            viewer = None
+        elif seat.isdigit() and int(seat) < n:
+            viewer = int(seat)
+        else:
+            raise ReplayError(f"--seat {seat!r}: expected 'all' or a seat number 0..{n - 1}")
+        for line in replay_lines(rep, viewer):
+            typer.echo(line)
+    except ReplayError as exc:
+        raise _fail(str(exc)) from None
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the top-level app (nothing yet)."""
+    app.command("play")(play)
+    app.add_typer(replay_app, name="replay")

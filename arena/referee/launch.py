@@ -1,0 +1,63 @@
+"""Start one bot process for a match, and check that none is left over.
+
+`start_bot` is a thin seam over `arena.sandbox.launch` (docker / bwrap /
+process levels), so tests and the referee share one place that starts bots.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+from arena.sandbox import launch
+from arena.sandbox.api import BotHandle, Limits
+from arena.sandbox.botfile import BotSpec
+
+
+def start_bot(
+    bot: BotSpec, level: str, env: Mapping[str, str], socket_dir: str, log_path: str,
+    limits: Limits | None = None, match_id: str = "",
+) -> BotHandle:
+    """Start `bot` at `level` ("auto" = strongest available). Raises SandboxError."""
+    return launch(bot, level, env=dict(env), socket_dir=socket_dir, log_path=log_path,
+                  limits=limits or Limits(), match_id=match_id)
+
+
+def _signal_group(pgid: int, sig: signal.Signals) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def group_alive(pgid: int) -> bool:
+    """True while any process of the group `pgid` exists (tests use it)."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # killpg(…, 0) also succeeds for zombies; look for a live member.
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            return True
+    return False
+
+
+def wait_gone(pgid: int, timeout: float = 5.0) -> bool:
+    end = time.monotonic() + timeout
+    while group_alive(pgid):
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.02)
+    return True

@@ -1,0 +1,450 @@
+"""One match: start the bots, referee the game over gRPC, return a MatchResult.
+
+    result = run_match(spec)            # sync; the worker entry point (picklable)
+    result = await play_match(spec)     # inside an event loop
+
+Flow: a grpc.aio server on a fresh unix socket in a private 0700 temp folder
+(or 127.0.0.1 TCP); one random single-use token per seat; every bot started
+(arena.sandbox via referee.launch) with ARENA_ADDRESS / ARENA_TOKEN /
+ARENA_SEED; the game is played decision by decision; every bot process
+group is killed at the end, whatever happens.
+
+Faults (spec.FAULT_KINDS) never raise out of here:
+  timeout    no legal reply within per-move time + bank (or no Hello within startup)
+  crash      process exited / stream closed (also: never connected)
+  illegal    a well-formed action that is not legal now
+  malformed  not a BotMessage, a Hello mid-game, a reply for a future seq,
+             an unparsable action, or a message over server.MESSAGE_LIMIT
+A fault plays the seat's default action (`pass` where legal, else the first
+legal action) and counts a strike. Policy "forfeit", or `max_strikes`
+strikes, or any crash makes the seat forfeit: its process is stopped, the
+default action plays its seat to the end so the others finish the game,
+and it is ranked last (all forfeits share the last place).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+import shutil
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import Any
+
+from google.protobuf.message import DecodeError
+
+from arena.game import Rules, new_game
+from arena.game.actions import Action, Pass
+from arena.referee import events
+from arena.referee.launch import start_bot
+from arena.referee.replay import REPLAY_VERSION, ReplayWriter
+from arena.referee.seats import DISCONNECTED, Seat
+from arena.referee.server import MESSAGE_LIMIT, RefereeService, start_server, stop_server
+from arena.referee.spec import DealSummary, MatchResult, MatchSpec, SeatResult
+from arena.sandbox.api import Limits, SandboxError
+from arena.wire import codec
+from arena.wire.codec import pb
+
+log = logging.getLogger("arena.referee")
+
+PROTOCOL_VERSION = 1
+
+
+class MatchSetupError(ValueError):
+    """The spec cannot be played (bad rules, wrong number of bots, no sandbox)."""
+
+
+def build_rules(spec: MatchSpec) -> Rules:
+    try:
+        rules = Rules.preset(spec.rules_preset)
+        if spec.rules_options:
+            rules = rules.replace(**dict(spec.rules_options))
+    except ValueError as exc:
+        raise MatchSetupError(str(exc)) from None
+    if len(spec.bots) != rules.players:
+        raise MatchSetupError(f"rules need {rules.players} players, the match has {len(spec.bots)} bots")
+    return rules
+
+
+def run_match(spec: MatchSpec) -> MatchResult:
+    """Play one match to the end (blocking). Module-level so process pools
+    and Dask can pickle it."""
+    return asyncio.run(play_match(spec))
+
+
+def default_action(legal: Sequence[Action]) -> Action:
+    """What a faulty or forfeited seat plays: pass where legal (it takes on
+    nothing), else the first legal action in the engine's sorted order."""
+    for a in legal:
+        if isinstance(a, Pass):
+            return a
+    return legal[0]
+
+
+async def play_match(spec: MatchSpec) -> MatchResult:
+    rules = build_rules(spec)
+    match = _Match(spec, rules)
+    return await match.run()
+
+
+class _Match:
+    def __init__(self, spec: MatchSpec, rules: Rules) -> None:
+        self.spec = spec
+        self.rules = rules
+        self.policy = spec.fault_policy
+        self.seats = [
+            Seat(i, bot, secrets.token_urlsafe(24), spec.time_control) for i, bot in enumerate(spec.bots)
+        ]
+        self.service = RefereeService(self.seats, accepting=self._accepting)
+        self.replay = ReplayWriter(spec.replay_path)
+        self.deals: list[DealSummary] = []
+        self.n_actions = 0
+
+    @staticmethod
+    def _accepting(seat: Seat) -> str:
+        return f"seat {seat.index} has forfeited" if seat.forfeited else ""
+
+    # ------------------------------------------------------------------ setup / teardown
+
+    async def run(self) -> MatchResult:
+        started = time.monotonic()
+        socket_dir = tempfile.mkdtemp(prefix="arena-")  # mkdtemp: mode 0700, private to us
+        os.chmod(socket_dir, 0o700)
+        log_dir = self.spec.work_dir or socket_dir
+        server = None
+        try:
+            server, address = await start_server(self.service, self.spec.transport, socket_dir)
+            await self._launch(address, socket_dir, log_dir)
+            self._write_header()
+            await self._await_connections()
+            await self._send_match_start()
+            game = await self._play()
+            result = self._result(game, time.monotonic() - started)
+            await self._send_match_end(result)
+            return result
+        finally:
+            for seat in self.seats:
+                seat.released.set()
+            await self._let_bots_exit()
+            if server is not None:
+                await stop_server(server, self.seats)
+            await self._stop_all()
+            self.replay.close()
+            shutil.rmtree(socket_dir, ignore_errors=True)
+
+    async def _launch(self, address: str, socket_dir: str, log_dir: str) -> None:
+        limits = Limits()
+        for seat in self.seats:
+            env = {
+                "ARENA_ADDRESS": address,
+                "ARENA_TOKEN": seat.token,
+                # Reproducible randomness for bots that want it (sample_bots/random).
+                "ARENA_SEED": str(self.spec.seed * 16 + seat.index),
+            }
+            seat.log_path = os.path.join(log_dir, f"{self.spec.match_id}-seat{seat.index}-{seat.bot.name}.log")
+            try:
+                seat.handle = await asyncio.to_thread(
+                    start_bot, seat.bot, self.spec.sandbox, env, socket_dir, seat.log_path, limits,
+                    self.spec.match_id,
+                )
+                seat.level = seat.handle.level
+            except SandboxError as exc:
+                seat.level = "none"
+                seat.record_fault("crash", f"could not start: {exc}", self.policy)
+            if log_dir == socket_dir:
+                seat.log_path = ""  # deleted with the temp folder
+
+    async def _await_connections(self) -> None:
+        deadline = time.monotonic() + self.spec.time_control.startup
+        while True:
+            waiting = [s for s in self.seats if not s.claimed and not s.forfeited]
+            if not waiting:
+                return
+            for seat in waiting:
+                code = seat.handle.poll() if seat.handle is not None else None
+                if code is not None:
+                    seat.record_fault("crash", f"exited with status {code} before connecting", self.policy)
+            if time.monotonic() >= deadline:
+                for seat in waiting:
+                    if not seat.forfeited:
+                        seat.faults["timeout"] += 1
+                        seat.forfeit(f"did not connect within {self.spec.time_control.startup:g}s")
+                        seat.fault_log.append(seat.forfeit_reason)
+                return
+            waits = [asyncio.ensure_future(s.connected.wait()) for s in waiting]
+            await asyncio.wait(waits, timeout=0.05, return_when=asyncio.FIRST_COMPLETED)
+            for w in waits:
+                w.cancel()
+
+    async def _let_bots_exit(self, patience: float = 1.0) -> None:
+        """Give bots that got MatchEnd a moment to close their streams and exit."""
+        handles = [s.handle for s in self.seats if s.handle is not None]
+        end = time.monotonic() + patience
+        while time.monotonic() < end and any(h.poll() is None for h in handles):
+            await asyncio.sleep(0.01)
+
+    async def _stop_all(self) -> None:
+        """Stop every bot's process group (and container), whatever happened."""
+        handles = [s.handle for s in self.seats if s.handle is not None]
+        await asyncio.gather(*(asyncio.to_thread(h.cleanup) for h in handles), return_exceptions=True)
+
+    def _write_header(self) -> None:
+        tc, fp = self.spec.time_control, self.spec.fault_policy
+        self.replay.write({
+            "type": "header", "version": REPLAY_VERSION, "match_id": self.spec.match_id,
+            "seed": self.spec.seed, "rules": self.rules.to_dict(),
+            "bots": [
+                {"seat": s.index, "name": s.bot.name, "version": s.bot.version,
+                 "language": s.bot.language, "content_hash": s.bot.content_hash}
+                for s in self.seats
+            ],
+            "time_control": asdict(tc), "fault_policy": asdict(fp),
+            "transport": self.spec.transport, "sandbox": [s.level for s in self.seats],
+        })
+
+    # ------------------------------------------------------------------ messages
+
+    async def _broadcast(self, msg: pb.RefereeMessage) -> None:
+        data = msg.SerializeToString()
+        for seat in self.seats:
+            if seat.playing:
+                await seat.send(data)
+
+    async def _send_match_start(self) -> None:
+        tc = self.spec.time_control
+        rules_pb = codec.rules_to_pb(self.rules.preset, self.rules.options_text())
+        infos = [pb.SeatInfo(seat=s.index, name=s.bot.name, version=s.bot.version) for s in self.seats]
+        for seat in self.seats:
+            if seat.playing:
+                msg = pb.RefereeMessage(match_start=pb.MatchStart(
+                    protocol_version=PROTOCOL_VERSION, match_id=self.spec.match_id, seat=seat.index,
+                    seats=infos, rules=rules_pb, time_control=pb.TimeControl(
+                        per_move_s=tc.per_move, bank_s=tc.bank, increment_s=tc.increment,
+                        startup_s=tc.startup),
+                ))
+                await seat.send(msg.SerializeToString())
+
+    async def _send_match_end(self, result: MatchResult) -> None:
+        end = pb.MatchEnd(
+            totals=[s.total for s in result.seats], places=[s.place for s in result.seats],
+            statuses=[s.status for s in result.seats], reason=result.reason,
+        )
+        data = pb.RefereeMessage(match_end=end).SerializeToString()
+        for seat in self.seats:
+            if seat.alive:
+                await seat.send(data)
+
+    # ------------------------------------------------------------------ the game
+
+    def _observe(self, game: Any) -> list[dict[str, Any] | None]:
+        return [game.observation(s.index).to_dict() if s.playing else None for s in self.seats]
+
+    async def _play(self) -> Any:
+        game = new_game(self.rules, seed=self.spec.seed)
+        obs = self._observe(game)
+        for seat, o in zip(self.seats, obs):
+            if o is not None:
+                for ev in events.after_events({}, o):
+                    await seat.send(pb.RefereeMessage(event=ev).SerializeToString())
+        n_deals = 0
+        while not game.is_over:
+            actor = game.to_act
+            legal = game.legal_actions()
+            seat = self.seats[actor]
+            before_obs = obs[actor]
+            action, fault, line, elapsed = await self._decide(seat, before_obs, legal)
+            game = game.apply(action)
+            self.replay.write({
+                "type": "action", "n": self.n_actions, "deal": (before_obs or {}).get("deal_number"),
+                "seat": actor, "action": str(action), "time": round(elapsed, 6),
+                "fault": fault, "note": line,
+            })
+            self.n_actions += 1
+            new_obs = self._observe(game)
+            # The trick's cards and winner are public facts: compute them once
+            # from the actor's view (any seat's view of the trick is the same).
+            ref = next((o for o in obs if o is not None), None)
+            trick = events.completed_trick(ref, actor, action) if ref is not None else None
+            for s, before, after in zip(self.seats, obs, new_obs):
+                if before is None or after is None or not s.playing:
+                    continue
+                for ev in events.seat_events(before, after, s.index, actor, action, trick):
+                    await s.send(pb.RefereeMessage(event=ev).SerializeToString())
+            deals = game.deals
+            while n_deals < len(deals):
+                summary = _deal_summary(deals[n_deals], len(self.deals) + 1)
+                n_deals += 1
+                self.deals.append(summary)
+                self.replay.write({"type": "deal", **asdict(summary)})
+                await self._broadcast(pb.RefereeMessage(deal_result=_deal_pb(summary)))
+            for s, before, after in zip(self.seats, obs, new_obs):
+                if before is None or after is None or not s.playing:
+                    continue
+                for ev in events.after_events(before, after):
+                    await s.send(pb.RefereeMessage(event=ev).SerializeToString())
+            obs = new_obs
+        return game
+
+    async def _decide(
+        self, seat: Seat, obs: dict[str, Any] | None, legal: Sequence[Action]
+    ) -> tuple[Action, str | None, str, float]:
+        """The seat's action for this decision, with the fault (kind, line) if any."""
+        if not seat.playing or obs is None:
+            if not seat.forfeited:  # stream gone between decisions
+                self._fault(seat, "crash", "disconnected")
+            return default_action(legal), None, "", 0.0
+        tc = self.spec.time_control
+        seat.seq += 1
+        seq = seat.seq
+        limit = tc.per_move + seat.bank
+        request = pb.DecisionRequest(
+            seq=seq, legal_actions=[codec.action_to_pb(a) for a in legal],
+            legal_texts=[str(a) for a in legal], time_limit_s=limit, bank_left_s=seat.bank,
+        )
+        codec.observation_to_pb(obs, request.observation)
+        data = pb.RefereeMessage(decision=request).SerializeToString()
+        t0 = time.monotonic()
+        deadline = t0 + limit
+        if not await seat.send(data):
+            return self._faulty(seat, legal, "crash", "disconnected before the decision", 0.0)
+        legal_set = set(legal)
+        while True:
+            remaining = deadline - time.monotonic()
+            item: bytes | object
+            try:
+                if remaining <= 0:
+                    raise TimeoutError
+                async with asyncio.timeout(remaining):
+                    item = await seat.inbox.get()
+            except TimeoutError:
+                seat.bank = 0.0
+                return self._faulty(seat, legal, "timeout",
+                                    f"decision {seq}: no reply within {limit:.3f}s", limit)
+            elapsed = time.monotonic() - t0
+            if item is DISCONNECTED:
+                code = seat.handle.poll() if seat.handle is not None else None
+                why = f"exited with status {code}" if code is not None else "closed the stream"
+                return self._faulty(seat, legal, "crash", f"decision {seq}: {why}", elapsed)
+            assert isinstance(item, bytes)
+            if len(item) > MESSAGE_LIMIT:
+                return self._faulty(seat, legal, "malformed",
+                                    f"decision {seq}: message of {len(item)} bytes (limit {MESSAGE_LIMIT})", elapsed)
+            msg = pb.BotMessage()
+            try:
+                msg.ParseFromString(item)
+            except DecodeError:
+                return self._faulty(seat, legal, "malformed", f"decision {seq}: not a BotMessage", elapsed)
+            if msg.WhichOneof("body") != "reply":
+                return self._faulty(seat, legal, "malformed",
+                                    f"decision {seq}: expected a Reply, got {msg.WhichOneof('body')}", elapsed)
+            if msg.reply.seq < seq:
+                log.info("seat %d: dropped a late reply for seq %d", seat.index, msg.reply.seq)
+                continue
+            if msg.reply.seq > seq:
+                return self._faulty(seat, legal, "malformed",
+                                    f"decision {seq}: reply names future seq {msg.reply.seq}", elapsed)
+            try:
+                action = codec.reply_to_action(msg.reply)
+            except ValueError as exc:
+                return self._faulty(seat, legal, "malformed", f"decision {seq}: {exc}", elapsed)
+            if action not in legal_set:
+                return self._faulty(seat, legal, "illegal",
+                                    f"decision {seq}: {action} is not legal (legal: "
+                                    f"{', '.join(str(a) for a in legal[:12])}{' ...' if len(legal) > 12 else ''})",
+                                    elapsed)
+            seat.add_time(elapsed)
+            return action, None, "", elapsed
+
+    def _faulty(self, seat: Seat, legal: Sequence[Action], kind: str, line: str,
+                elapsed: float) -> tuple[Action, str | None, str, float]:
+        seat.decisions += 1
+        seat.time_total += elapsed
+        seat.time_max = max(seat.time_max, elapsed)
+        self._fault(seat, kind, line)
+        return default_action(legal), kind, line, elapsed
+
+    def _fault(self, seat: Seat, kind: str, line: str) -> None:
+        if seat.record_fault(kind, line, self.policy):
+            seat.alive = False
+            seat.released.set()
+            if seat.handle is not None:
+                # Stop a forfeited bot now: it plays no more, and must not burn CPU.
+                asyncio.get_running_loop().run_in_executor(None, seat.handle.stop)
+
+    # ------------------------------------------------------------------ result
+
+    def _result(self, game: Any, duration: float) -> MatchResult:
+        totals = [int(t) for t in game.totals]
+        groups = [tuple(g) if isinstance(g, (tuple, list)) else (int(g),) for g in game.finish]
+        forfeits = [s.index for s in self.seats if s.forfeited]
+        finish = [tuple(x for x in g if x not in forfeits) for g in groups]
+        finish = [g for g in finish if g]
+        if forfeits:
+            finish.append(tuple(sorted(forfeits)))
+        place_of: dict[int, int] = {}
+        place = 1
+        for g in finish:
+            for x in g:
+                place_of[x] = place
+            place += len(g)
+        seats = tuple(
+            SeatResult(
+                seat=s.index, bot=s.bot.name, version=s.bot.version, total=totals[s.index],
+                place=place_of[s.index], status="forfeit" if s.forfeited else "ok",
+                decisions=s.decisions, time_total=round(s.time_total, 6), time_max=round(s.time_max, 6),
+                faults=s.fault_counts(), fault_log=tuple(s.fault_log), sandbox=s.level,
+                log_path=s.log_path,
+            )
+            for s in self.seats
+        )
+        reason = "forfeit" if forfeits else ("max_deals" if not any(
+            t >= self.rules.target for t in totals) else "complete")
+        result = MatchResult(
+            match_id=self.spec.match_id, seed=self.spec.seed, seats=seats, deals=tuple(self.deals),
+            finish=tuple(finish), duration=round(duration, 3), replay_path=self.spec.replay_path,
+            reason=reason,
+        )
+        for r in self.service.refusals:
+            self.replay.write({"type": "refused", "reason": r.reason})
+        self.replay.write({
+            "type": "result", "finish": [list(g) for g in finish], "totals": totals,
+            "places": [s.place for s in seats], "statuses": [s.status for s in seats],
+            "faults": [dict(s.faults) for s in seats], "fault_log": [list(s.fault_log) for s in seats],
+            "decisions": [s.decisions for s in seats], "reason": reason, "duration": result.duration,
+        })
+        return result
+
+
+def _deal_summary(rec: Any, number: int) -> DealSummary:
+    """spec.DealSummary from one record of the engine's `game.deals`."""
+    def get(name: str, default: Any = None) -> Any:
+        if isinstance(rec, dict):
+            return rec.get(name, default)
+        return getattr(rec, name, default)
+
+    declarer = get("declarer")
+    notes = get("notes", ()) or ()
+    return DealSummary(
+        deal_number=int(get("deal_number", number) or number), dealer=int(get("dealer", 0)),
+        declarer=None if declarer is None else int(declarer), bid=int(get("bid", 0) or 0),
+        contract=int(get("contract", 0) or 0), made=bool(get("made", False)),
+        deal_scores=tuple(int(x) for x in get("deal_scores", ()) or ()),
+        changes=tuple(int(x) for x in get("changes", ()) or ()),
+        totals=tuple(int(x) for x in get("totals", ()) or ()),
+        notes=tuple(str(n) for n in notes),
+    )
+
+
+def _deal_pb(d: DealSummary) -> pb.DealResult:
+    msg = pb.DealResult(
+        deal_number=d.deal_number, dealer=d.dealer, bid=d.bid, contract=d.contract, made=d.made,
+        deal_scores=d.deal_scores, changes=d.changes, totals=d.totals, notes=d.notes,
+    )
+    if d.declarer is not None:
+        msg.declarer = d.declarer
+    return msg
+

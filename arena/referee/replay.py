@@ -1,0 +1,153 @@
+"""Replays: one JSON Lines file per match, and re-playing it through the engine.
+
+Records, one JSON object per line, each with a `type`:
+
+  header   version, match_id, seed, rules (every option, Rules.to_dict()),
+           bots (seat, name, version, language, content_hash), time_control,
+           fault_policy, transport, sandbox (level per seat)
+  action   n (0-based), deal, seat, action (RULES.md §7 text), time (s),
+           fault (null or kind), note (the fault's line, if any)
+  deal     one finished deal (spec.DealSummary fields)
+  refused  a refused connection (reason)
+  result   finish, totals, places, statuses, faults per seat, reason, duration
+
+The engine is deterministic given rules, seed and actions, so `replay_game`
+rebuilds the exact game; `check` compares its totals with the recorded ones.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from arena.game import Rules, new_game, parse_action
+
+REPLAY_VERSION = 1
+
+
+class ReplayError(ValueError):
+    """A replay file that cannot be read or does not re-play; names file and line."""
+
+
+class ReplayWriter:
+    """Appends records to a replay file; a no-op when `path` is ""."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._fh: IO[str] | None = None
+        if path:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            self._fh = open(path, "w", encoding="utf-8")
+
+    def write(self, record: dict[str, Any]) -> None:
+        if self._fh is not None:
+            self._fh.write(json.dumps(record, separators=(",", ":"), default=_jsonable) + "\n")
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+
+def _jsonable(value: Any) -> Any:
+    if hasattr(value, "__dataclass_fields__"):
+        return asdict(value)
+    if isinstance(value, (tuple, set, frozenset)):
+        return list(value)
+    return str(value)
+
+
+@dataclass
+class Replay:
+    path: str
+    header: dict[str, Any]
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    deals: list[dict[str, Any]] = field(default_factory=list)
+    refused: list[dict[str, Any]] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+
+    @property
+    def rules(self) -> Rules:
+        return Rules.from_dict(self.header["rules"])
+
+    @property
+    def seed(self) -> int:
+        return int(self.header["seed"])
+
+
+def read_replay(path: str | Path) -> Replay:
+    """Parse a replay file; ReplayError with file and line on anything wrong."""
+    p = Path(path)
+    try:
+        lines = p.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ReplayError(f"{p}: cannot read replay: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ReplayError(f"{p}: not a replay (not UTF-8 text)") from None
+    replay: Replay | None = None
+    for no, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ReplayError(f"{p}:{no}: not JSON: {exc.msg}") from None
+        kind = rec.get("type") if isinstance(rec, dict) else None
+        if replay is None:
+            if kind != "header":
+                raise ReplayError(f"{p}:{no}: a replay starts with a header record")
+            replay = Replay(str(p), rec)
+        elif kind == "action":
+            replay.actions.append(rec)
+        elif kind == "deal":
+            replay.deals.append(rec)
+        elif kind == "refused":
+            replay.refused.append(rec)
+        elif kind == "result":
+            replay.result = rec
+        else:
+            raise ReplayError(f"{p}:{no}: unknown record type {kind!r}")
+    if replay is None:
+        raise ReplayError(f"{p}: empty replay")
+    return replay
+
+
+def replay_states(replay: Replay) -> Iterator[tuple[Any, dict[str, Any] | None]]:
+    """The game before each action and that action's record; last the final
+    game with None. Raises ReplayError if an action does not apply."""
+    try:
+        game = new_game(replay.rules, seed=replay.seed)
+    except ValueError as exc:
+        raise ReplayError(f"{replay.path}: header does not make a game: {exc}") from None
+    for rec in replay.actions:
+        yield game, rec
+        try:
+            if game.to_act != rec["seat"]:
+                raise ValueError(f"seat {rec['seat']} acts, but seat {game.to_act} is to act")
+            game = game.apply(parse_action(rec["action"]))
+        except (ValueError, KeyError) as exc:
+            raise ReplayError(f"{replay.path}: action {rec.get('n')}: {exc}") from None
+    yield game, None
+
+
+def replay_game(replay: Replay) -> Any:
+    """The final game state after re-playing every recorded action."""
+    game = None
+    for game, _ in replay_states(replay):
+        pass
+    return game
+
+
+def check(path: str | Path) -> tuple[int, ...]:
+    """Re-play `path`; returns the totals, ReplayError if they differ from the recorded ones."""
+    replay = read_replay(path)
+    game = replay_game(replay)
+    totals = tuple(int(t) for t in game.totals)
+    if replay.result is not None and tuple(replay.result.get("totals", ())) != totals:
+        raise ReplayError(
+            f"{replay.path}: re-played totals {list(totals)} differ from recorded {replay.result['totals']}"
+        )
+    return totals

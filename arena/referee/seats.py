@@ -1,0 +1,118 @@
+"""One seat of a match: its token, its stream, its clock, its faults.
+
+The gRPC handler (server.py) feeds everything a bot sends into the seat's
+`inbox` (raw bytes, then `DISCONNECTED` when the stream ends); the match
+loop (match.py) reads the inbox with a deadline. That keeps the stream's
+read side in one task: timing out on the queue never cancels a gRPC read
+(DESIGN.md, "The protocol").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from arena.referee.spec import FAULT_KINDS, FaultPolicy, TimeControl
+from arena.sandbox.api import BotHandle
+from arena.sandbox.botfile import BotSpec
+
+log = logging.getLogger("arena.referee")
+
+
+class _Disconnected:
+    def __repr__(self) -> str:
+        return "DISCONNECTED"
+
+
+DISCONNECTED = _Disconnected()
+Inbound = bytes | _Disconnected
+
+
+class StreamWriter(Protocol):
+    async def write(self, message: bytes) -> None: ...
+
+
+@dataclass
+class Seat:
+    index: int
+    bot: BotSpec
+    token: str
+    time_control: TimeControl
+    inbox: asyncio.Queue[Inbound] = field(default_factory=asyncio.Queue)
+    connected: asyncio.Event = field(default_factory=asyncio.Event)
+    released: asyncio.Event = field(default_factory=asyncio.Event)  # match over: end the stream
+    writer: StreamWriter | None = None
+    claimed: bool = False
+    alive: bool = False              # stream open and writable
+    handle: BotHandle | None = None
+    level: str = "process"
+    log_path: str = ""
+    # clock (RULES-independent: DESIGN.md "Time")
+    bank: float = 0.0
+    seq: int = 0
+    # statistics and faults
+    decisions: int = 0
+    time_total: float = 0.0
+    time_max: float = 0.0
+    strikes: int = 0
+    faults: dict[str, int] = field(default_factory=lambda: {k: 0 for k in FAULT_KINDS})
+    fault_log: list[str] = field(default_factory=list)
+    forfeited: bool = False
+    forfeit_reason: str = ""
+
+    def __post_init__(self) -> None:
+        self.bank = self.time_control.bank
+
+    @property
+    def playing(self) -> bool:
+        """True while the bot itself decides for this seat."""
+        return not self.forfeited and self.alive
+
+    def record_fault(self, kind: str, line: str, policy: FaultPolicy) -> bool:
+        """Count one fault; True if the seat forfeits now (spec.FaultPolicy)."""
+        self.faults[kind] = self.faults.get(kind, 0) + 1
+        self.fault_log.append(line)
+        log.info("seat %d (%s): %s", self.index, self.bot.label, line)
+        if self.forfeited:
+            return False
+        self.strikes += 1
+        # A crashed or disconnected bot cannot answer again: it forfeits at once.
+        if kind == "crash" or policy.mode == "forfeit" or self.strikes >= policy.max_strikes:
+            self.forfeit(line if kind == "crash" else f"forfeit after {self.strikes} fault(s): {line}")
+            return True
+        return False
+
+    def forfeit(self, reason: str) -> None:
+        if not self.forfeited:
+            self.forfeited = True
+            self.forfeit_reason = reason
+            log.info("seat %d (%s) forfeits: %s", self.index, self.bot.label, reason)
+
+    async def send(self, data: bytes) -> bool:
+        """Write one serialized RefereeMessage; False (and the seat marked
+        gone) if the stream is no longer writable. Never raises."""
+        if not self.alive or self.writer is None:
+            return False
+        try:
+            await self.writer.write(data)
+            return True
+        except Exception as exc:  # noqa: BLE001 - any transport failure is a disconnect
+            log.info("seat %d: write failed: %s", self.index, exc)
+            self.alive = False
+            self.inbox.put_nowait(DISCONNECTED)
+            return False
+
+    def add_time(self, elapsed: float) -> None:
+        """Book one answered decision on the clock (Fischer bank) and the stats."""
+        tc = self.time_control
+        if elapsed > tc.per_move:
+            self.bank = max(0.0, self.bank - (elapsed - tc.per_move))
+        self.bank += tc.increment
+        self.decisions += 1
+        self.time_total += elapsed
+        self.time_max = max(self.time_max, elapsed)
+
+    def fault_counts(self) -> tuple[tuple[str, int], ...]:
+        return tuple((k, self.faults.get(k, 0)) for k in FAULT_KINDS)

@@ -1,0 +1,153 @@
+"""The per-match gRPC server: accepts bot streams and hands each to its seat.
+
+Messages travel as raw bytes through gRPC (no generated (de)serializers) so
+that a garbage or oversized message from a bot is a *fault of that bot*
+(recorded, the stream stays up) rather than a transport error, and so that
+one serialized event can be written to several seats without re-encoding.
+
+Connection rules (issue 3): the first message must be a Hello whose token
+belongs to a seat that has not connected yet. Anything else (wrong token,
+a token used before, a second stream for a seat, no Hello) gets a
+`refused` message, the stream is closed, the refusal is logged, and the
+match is unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+# Bots are started by fork+exec while gRPC threads run; gRPC's fork handlers
+# are useless there (the child execs at once) and only log noise. Read by
+# grpc when it is first imported, hence before the import.
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
+
+import grpc  # noqa: E402
+from google.protobuf.message import DecodeError  # noqa: E402
+
+from arena.referee.seats import DISCONNECTED, Seat  # noqa: E402
+from arena.wire.gen.arena.v1 import arena_pb2 as pb  # noqa: E402
+
+log = logging.getLogger("arena.referee")
+
+SERVICE = "arena.v1.Referee"
+# What a bot may send in one message. Larger ones are a "malformed" fault.
+MESSAGE_LIMIT = 64 * 1024
+# What gRPC accepts at all; above this the transport drops the stream.
+TRANSPORT_LIMIT = 1024 * 1024
+SEND_LIMIT = 4 * 1024 * 1024
+
+
+@dataclass
+class Refusal:
+    reason: str
+    seat: int | None
+
+
+@dataclass
+class RefereeService:
+    seats: Sequence[Seat]
+    refusals: list[Refusal] = field(default_factory=list)
+    # Called with a seat index when a Hello arrives after the match gave up on it.
+    accepting: Callable[[Seat], str] = lambda seat: ""
+
+    async def play(self, _request: Any, context: grpc.aio.ServicerContext[bytes, bytes]) -> None:
+        try:
+            first = await context.read()
+        except Exception:  # noqa: BLE001 - a broken stream before Hello: nothing to do
+            return
+        if first is grpc.aio.EOF:
+            return
+        seat, reason = self._claim(first)  # type: ignore[arg-type]
+        if seat is None:
+            await self._refuse(context, reason)
+            return
+        seat.writer = context  # type: ignore[assignment]
+        seat.alive = True
+        seat.connected.set()
+        try:
+            while True:
+                data = await context.read()
+                if data is grpc.aio.EOF:
+                    break
+                seat.inbox.put_nowait(data)  # type: ignore[arg-type]
+            # The bot closed its side: it will send nothing more.
+            seat.alive = False
+            seat.inbox.put_nowait(DISCONNECTED)
+            await seat.released.wait()
+        except BaseException:
+            seat.alive = False
+            seat.inbox.put_nowait(DISCONNECTED)
+            raise
+
+    def _claim(self, data: bytes) -> tuple[Seat | None, str]:
+        msg = pb.BotMessage()
+        try:
+            msg.ParseFromString(data)
+        except DecodeError:
+            return None, "first message is not a BotMessage"
+        if msg.WhichOneof("body") != "hello":
+            return None, "first message must be a Hello"
+        token = msg.hello.token
+        for seat in self.seats:
+            if hmac.compare_digest(seat.token.encode(), token.encode()):
+                if seat.claimed:
+                    return None, f"seat {seat.index} is already connected (token used before)"
+                why_not = self.accepting(seat)
+                if why_not:
+                    return None, why_not
+                seat.claimed = True
+                log.info("seat %d connected: %s %s", seat.index, msg.hello.bot_name, msg.hello.bot_version)
+                return seat, ""
+        return None, "unknown token"
+
+    async def _refuse(self, context: grpc.aio.ServicerContext[bytes, bytes], reason: str) -> None:
+        log.warning("refused a connection: %s", reason)
+        self.refusals.append(Refusal(reason, None))
+        try:
+            await context.write(pb.RefereeMessage(refused=reason).SerializeToString())
+        except Exception:  # noqa: BLE001 - the refused peer may already be gone
+            pass
+        context.set_code(grpc.StatusCode.PERMISSION_DENIED)
+        context.set_details(reason)
+
+
+async def start_server(
+    service: RefereeService, transport: str, socket_dir: str
+) -> tuple[grpc.aio.Server, str]:
+    """Start the server; returns it and the address bots connect to
+    ("unix:<path>" or "127.0.0.1:<port>")."""
+    server = grpc.aio.server(options=[
+        ("grpc.max_receive_message_length", TRANSPORT_LIMIT),
+        ("grpc.max_send_message_length", SEND_LIMIT),
+        ("grpc.so_reuseport", 0),
+    ])
+    handler = grpc.method_handlers_generic_handler(SERVICE, {
+        "Play": grpc.stream_stream_rpc_method_handler(service.play),  # raw bytes both ways
+    })
+    server.add_generic_rpc_handlers((handler,))
+    if transport == "tcp":
+        port = server.add_insecure_port("127.0.0.1:0")
+        if not port:
+            raise OSError("cannot bind a TCP port on 127.0.0.1")
+        address = f"127.0.0.1:{port}"
+    elif transport == "unix":
+        path = os.path.join(socket_dir, "referee.sock")
+        if not server.add_insecure_port(f"unix:{path}"):
+            raise OSError(f"cannot bind unix socket {path}")
+        address = f"unix:{path}"
+    else:
+        raise ValueError(f"unknown transport {transport!r}: expected 'unix' or 'tcp'")
+    await server.start()
+    return server, address
+
+
+async def stop_server(server: grpc.aio.Server, seats: Sequence[Seat]) -> None:
+    for seat in seats:
+        seat.released.set()
+    await asyncio.shield(server.stop(grace=0.2))

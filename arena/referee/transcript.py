@@ -1,0 +1,99 @@
+"""Readable text of a match: deal-by-deal summaries and replay transcripts.
+
+`result_lines(result)` summarises a MatchResult; `replay_lines(replay, seat)`
+re-plays a replay through the engine and tells it deal by deal, from one
+seat's view (only what that seat may know, RULES.md §6) or, with seat None,
+with every hand shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from arena.game import parse_action
+from arena.game.actions import Discard, Give
+from arena.referee.replay import Replay, replay_states
+from arena.referee.spec import DealSummary, MatchResult
+
+
+def deal_line(d: DealSummary) -> str:
+    if d.declarer is None:
+        head = f"deal {d.deal_number:>3}  dealer {d.dealer}  no declarer"
+    else:
+        head = (f"deal {d.deal_number:>3}  dealer {d.dealer}  declarer {d.declarer}  bid {d.bid}"
+                f"  contract {d.contract}  {'made' if d.made else 'FAILED'}")
+    notes = f"  ({', '.join(d.notes)})" if d.notes else ""
+    return f"{head}  changes {list(d.changes)}  totals {list(d.totals)}{notes}"
+
+
+def result_lines(result: MatchResult) -> Iterator[str]:
+    for d in result.deals:
+        yield deal_line(d)
+    yield ""
+    yield f"match {result.match_id}  seed {result.seed}  {result.reason}  {result.duration:.1f}s"
+    for s in sorted(result.seats, key=lambda s: (s.place, s.seat)):
+        faults = ", ".join(f"{k} {n}" for k, n in s.faults if n) or "no faults"
+        avg = s.time_total / s.decisions if s.decisions else 0.0
+        yield (f"  {s.place}. seat {s.seat} {s.bot}@{s.version}: {s.total}  [{s.status}]  "
+               f"{s.decisions} decisions, avg {avg * 1000:.1f} ms, max {s.time_max * 1000:.1f} ms; "
+               f"{faults}; sandbox {s.sandbox}")
+        for line in s.fault_log:
+            yield f"       fault: {line}"
+    if result.replay_path:
+        yield f"replay: {result.replay_path}"
+
+
+def _shown(rec: dict[str, Any], viewer: int | None, after_obs: dict[str, Any] | None) -> str:
+    """The action text as `viewer` may see it."""
+    text = str(rec["action"])
+    if viewer is None or viewer == rec["seat"]:
+        return text
+    action = parse_action(text)
+    if isinstance(action, Discard):
+        return f"discard {len(action.cards)} cards face down"
+    if isinstance(action, Give) and after_obs is not None:
+        for g in reversed(after_obs.get("given") or ()):
+            if g.get("from_seat") == rec["seat"] and g.get("to_seat") == action.to and g.get("card"):
+                return f"give {g['card']} {action.to}"
+        return f"give a card face down to {action.to}"
+    return text
+
+
+def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
+    h = replay.header
+    bots = ", ".join(f"{b['seat']}: {b['name']}@{b['version']}" for b in h.get("bots", ()))
+    yield f"match {h.get('match_id')}  seed {h.get('seed')}  rules {h['rules'].get('preset')}  [{bots}]"
+    yield f"view: {'all seats' if seat is None else f'seat {seat}'}"
+    deals = {int(d["deal_number"]): d for d in replay.deals}
+    current = None
+    states = list(replay_states(replay))
+    for i, (game, rec) in enumerate(states):
+        viewers = range(len(h.get("bots", ()))) if seat is None else [seat]
+        obs = {v: game.observation(v).to_dict() for v in viewers}
+        any_obs = next(iter(obs.values()))
+        number = any_obs.get("deal_number")
+        if number != current:
+            if current in deals:
+                yield _deal_result(deals[current])
+            current = number
+            yield ""
+            yield f"== deal {number}, dealer {any_obs.get('dealer')}"
+            for v, o in obs.items():
+                yield f"   seat {v} hand: {' '.join(o.get('hand') or ()) or '(not seen)'}"
+        if rec is None:
+            break
+        after = states[i + 1][0].observation(seat).to_dict() if seat is not None else None
+        fault = f"   [fault: {rec['fault']}: {rec.get('note', '')}]" if rec.get("fault") else ""
+        yield f"   seat {rec['seat']}: {_shown(rec, seat, after)}{fault}"
+    if current in deals:
+        yield _deal_result(deals[current])
+    if replay.result is not None:
+        r = replay.result
+        yield ""
+        yield f"result: totals {r.get('totals')}  places {r.get('places')}  statuses {r.get('statuses')}"
+
+
+def _deal_result(d: dict[str, Any]) -> str:
+    return "   => " + deal_line(DealSummary(**{k: (tuple(v) if isinstance(v, list) else v)
+                                             for k, v in d.items() if k != "type"}))
