@@ -1,0 +1,237 @@
+"""`GameState`: an immutable game position; `apply` returns the next one."""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Sequence
+
+from arena.game import bidding, exchange, flow, play
+from arena.game.actions import Action
+from arena.game.cards import DECK, Card
+from arena.game.core import (
+    BANK, BIDDING, BLIND, CONTRACT, EXCHANGE, LOTTERY, PLAY, REDEAL, Core,
+)
+from arena.game.dealing import active_seats, expected_sizes
+from arena.game.errors import IllegalActionError, SetupError
+from arena.game.observation import Observation, observe
+from arena.game.records import DealRecord
+from arena.game.rng import derive
+from arena.game.rules import Rules
+
+_LEGAL: dict[str, Callable[[Core], tuple[Action, ...]]] = {
+    LOTTERY: flow.legal_lottery,
+    REDEAL: flow.legal_redeal,
+    BLIND: flow.legal_blind,
+    BIDDING: bidding.legal_bidding,
+    BANK: exchange.legal_bank,
+    EXCHANGE: exchange.legal_exchange,
+    CONTRACT: exchange.legal_contract,
+    PLAY: play.legal_play,
+}
+_APPLY: dict[str, Callable[[Core, Action], None]] = {
+    LOTTERY: flow.apply_lottery,
+    REDEAL: flow.apply_redeal,
+    BLIND: flow.apply_blind,
+    BIDDING: bidding.apply_bidding,
+    BANK: exchange.apply_bank,
+    EXCHANGE: exchange.apply_exchange,
+    CONTRACT: exchange.apply_contract,
+    PLAY: play.apply_play,
+}
+
+
+class GameState:
+    """A whole game at one moment. Immutable: `apply` returns a new state."""
+
+    __slots__ = ("_c", "_legal")
+
+    def __init__(self, core: Core) -> None:
+        self._c = core
+        self._legal: tuple[Action, ...] | None = None
+
+    # ------------------------------------------------------------ public view
+
+    @property
+    def rules(self) -> Rules:
+        return self._c.rules
+
+    @property
+    def seed(self) -> int:
+        return self._c.seed
+
+    @property
+    def players(self) -> int:
+        return self._c.n
+
+    @property
+    def to_act(self) -> int | None:
+        return self._c.to_act
+
+    @property
+    def phase(self) -> str:
+        return self._c.phase
+
+    @property
+    def is_over(self) -> bool:
+        return self._c.over
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return self._c.totals
+
+    @property
+    def finish(self) -> tuple[tuple[int, ...], ...]:
+        """Places, best first; seats that tie share a tuple. Empty until the end."""
+        return self._c.finish
+
+    @property
+    def places(self) -> tuple[int, ...]:
+        """Place per seat (1 = first; ties share a place, the next place skips)."""
+        out = [0] * self._c.n
+        place = 1
+        for group in self._c.finish:
+            for s in group:
+                out[s] = place
+            place += len(group)
+        return tuple(out)
+
+    @property
+    def deals(self) -> tuple[DealRecord, ...]:
+        return self._c.deals
+
+    @property
+    def deal_number(self) -> int:
+        return self._c.deal_number
+
+    @property
+    def dealer(self) -> int:
+        return self._c.dealer
+
+    @property
+    def declarer(self) -> int | None:
+        return self._c.declarer
+
+    @property
+    def trump(self) -> str:
+        t = self._c.trump
+        return t.value if t is not None else ""
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The whole truth: any seat's cards (for referees and tests, not bots)."""
+        return self._c.hands[seat]
+
+    @property
+    def talon(self) -> tuple[Card, ...]:
+        """Cards still face down in the talon (the whole truth)."""
+        return self._c.talon
+
+    # ------------------------------------------------------------ moves
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The acting seat's legal actions in the fixed order of `actions.sort_key`."""
+        legal = self._legal
+        if legal is None:
+            c = self._c
+            legal = () if c.over or c.to_act is None else _LEGAL[c.phase](c)
+            self._legal = legal
+        return legal
+
+    def apply(self, action: Action) -> GameState:
+        c = self._c
+        if c.over:
+            raise IllegalActionError(f"illegal action {action}: the game is over")
+        if action not in self.legal_actions():
+            raise IllegalActionError(
+                f"illegal action {action} for seat {c.to_act} in phase {c.phase!r} "
+                f"(deal {c.deal_number}); legal: {', '.join(map(str, self.legal_actions()))}"
+            )
+        new = c.clone()
+        _APPLY[c.phase](new, action)
+        return GameState(new)
+
+    def observation(self, seat: int) -> Observation:
+        return observe(self._c, seat)
+
+    def __repr__(self) -> str:
+        c = self._c
+        return (f"<GameState {c.rules.preset_name} deal {c.deal_number} phase {c.phase} "
+                f"to_act {c.to_act} totals {list(c.totals)}>")
+
+
+def new_game(
+    rules: Rules,
+    seed: int,
+    *,
+    dealer: int | None = None,
+    totals: Sequence[int] | None = None,
+    hands: Sequence[Iterable[str | Card]] | None = None,
+    talon: Iterable[str | Card] | None = None,
+) -> GameState:
+    """A new game. `dealer`/`totals` set the start; `hands` + `talon` fix the
+    FIRST deal (4 players: the dealer's hand is empty; 2 players: `talon` is
+    the stock or both banks, 4 + 4); later deals come from `seed`."""
+    if not isinstance(rules, Rules):
+        raise SetupError(f"new_game: rules must be a Rules, got {type(rules).__name__}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise SetupError(f"new_game: seed must be an int, got {seed!r}")
+    n = rules.players
+    c = Core()
+    c.rules = rules
+    c.seed = seed
+    c.n = n
+    if dealer is None:
+        dealer = derive(seed, 0xDEA1E4).below(n)  # RULES.md §1: first dealer drawn from the seed
+    if not isinstance(dealer, int) or not 0 <= dealer < n:
+        raise SetupError(f"new_game: dealer must be a seat 0..{n - 1}, got {dealer!r}")
+    c.dealer = dealer
+    if totals is None:
+        totals = (0,) * n
+    if len(totals) != n or not all(isinstance(t, int) for t in totals):
+        raise SetupError(f"new_game: totals must be {n} whole numbers, got {list(totals)!r}")
+    c.totals = tuple(totals)
+    c.deal_number = 1
+    c.redeals = 0
+    c.bolts = (0,) * n
+    c.bombs_used = (0,) * n
+    c.barrel_seat = None
+    c.barrel_deals = 0
+    c.horse_left = 3 if rules.golden_horse else 0
+    c.horse_made = False
+    c.deals = ()
+    c.over = False
+    c.finish = ()
+    c.hands = ((),) * n
+    c.stock = ()
+    c.banks = ()
+    c.fixed = _fixed_deal(rules, dealer, hands, talon) if hands is not None or talon is not None else None
+    flow.begin_deal(c)
+    return GameState(c)
+
+
+def _fixed_deal(
+    rules: Rules, dealer: int, hands: Sequence[Iterable[str | Card]] | None,
+    talon: Iterable[str | Card] | None,
+) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
+    if hands is None or talon is None:
+        raise SetupError("new_game: a fixed deal needs both hands and talon")
+    n = rules.players
+    try:
+        hs = tuple(tuple(x if isinstance(x, Card) else Card.parse(x) for x in h) for h in hands)
+        tl = tuple(x if isinstance(x, Card) else Card.parse(x) for x in talon)
+    except ValueError as exc:
+        raise SetupError(f"new_game: bad card in the fixed deal: {exc}") from None
+    if len(hs) != n:
+        raise SetupError(f"new_game: hands must have {n} entries (one per seat), got {len(hs)}")
+    size, rest = expected_sizes(n, rules.two_player_form)
+    active = active_seats(n, dealer)
+    for s in range(n):
+        want = size if s in active else 0
+        if len(hs[s]) != want:
+            raise SetupError(f"new_game: seat {s} must hold {want} cards, got {len(hs[s])}")
+    if len(tl) != rest:
+        raise SetupError(f"new_game: the talon/stock must have {rest} cards, got {len(tl)}")
+    every = [x for h in hs for x in h] + list(tl)
+    if sorted(x.index for x in every) != [x.index for x in DECK]:
+        dup = sorted({str(x) for x in every if every.count(x) > 1})
+        raise SetupError(
+            f"new_game: the fixed deal must use each of the 24 cards once (duplicates: {dup})")
+    return hs, tl
