@@ -41,7 +41,9 @@ class CappedLog:
         self.dropped = 0
         self._source = source
         self._on_close = on_close
-        self._out = open(path, "ab", buffering=0)  # noqa: SIM115 - closed by the thread
+        # 0600: the bot itself (unprivileged at bwrap/docker level) must not read other logs.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        self._out = os.fdopen(fd, "ab", buffering=0)
         self._thread = threading.Thread(target=self._run, name=f"botlog:{path}", daemon=True)
         self._thread.start()
 
