@@ -48,7 +48,7 @@ def run(
 ) -> None:
     """Play every match not yet played (resumes an interrupted run)."""
     from arena.tournament.config import TournamentConfigError, load_config
-    from arena.tournament.coordinator import TournamentError
+    from arena.tournament.coordinator import TournamentError, check_field
     from arena.tournament.coordinator import run as run_tournament
     from arena.tournament.executors import make_executor
     from arena.tournament.progress import Progress
@@ -73,6 +73,8 @@ def run(
         progress.update(done, leader)
 
     try:
+        if not config.store_path.exists():
+            check_field(config, None)  # before the store exists: a bad field stores nothing
         with Store(config.store_path) as store:
             summary = run_tournament(
                 config, store, lambda: make_executor(kind, workers, address, quiet=quiet),

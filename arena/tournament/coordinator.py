@@ -42,14 +42,20 @@ class Field:
     plan: tuple[schedule.PlannedMatch, ...]
 
 
-def prepare(config: TournamentConfig, store: Store) -> Field:
-    """Register bots and plan matches (idempotent). Checks the field size first,
-    so a tournament with too few bots stores nothing."""
+def check_field(config: TournamentConfig, store: Store | None) -> list[str]:
+    """The names of the field; a clear error if there are fewer than 3.
+    Call it before creating the store, so a bad tournament stores nothing."""
     names = registry.field_names(config, store)
     if len(names) < 3:
         raise TournamentError(
             f"{Path(config.root) / 'tournament.toml'}: key 'bots': a three-seat tournament needs"
             f" at least 3 bots, found {len(names)} ({', '.join(names) or 'none'})")
+    return names
+
+
+def prepare(config: TournamentConfig, store: Store) -> Field:
+    """Register bots and plan matches (idempotent)."""
+    check_field(config, store)
     bots = tuple(registry.sync_field(config, store))
     planned = tuple(schedule.plan([b.key for b in bots], config.duplicate_sets, config.seed,
                                   config.schedule))

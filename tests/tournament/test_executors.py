@@ -1,0 +1,120 @@
+"""Real worker processes: the spawn pool and a Dask LocalCluster give the same
+results as an in-process run, and a SIGKILLed runner resumes exactly."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from tournament.test_coordinator import rows_json, run
+from tournament.tournament_fakes import fake_run_match
+
+from arena.tournament import coordinator
+from arena.tournament.config import load_config
+from arena.tournament.executors import DaskExecutor, LocalPool
+from arena.tournament.store import Store
+
+HERE = Path(__file__).parent.parent  # tests/, so `tournament.*` imports
+
+
+@pytest.fixture
+def five(make_bot) -> list[Path]:
+    return [make_bot(f"b{i}", f"strength {i}") for i in range(5)]
+
+
+def run_with(folder: Path, factory) -> coordinator.RunSummary:
+    config = load_config(folder)
+    with Store(config.store_path) as store:
+        return coordinator.run(config, store, factory)
+
+
+@pytest.mark.slow
+def test_local_pool_1_and_2_workers_give_identical_tables(five, make_tournament) -> None:
+    inline = make_tournament(five, name="inline")
+    one = make_tournament(five, name="one")
+    two = make_tournament(five, name="two")
+    run(inline)
+    assert run_with(one, lambda: LocalPool(1, fake_run_match)).finished == 60
+    summary = run_with(two, lambda: LocalPool(2, fake_run_match))
+    assert (summary.finished, summary.failed) == (60, 0)
+    assert rows_json(inline) == rows_json(one) == rows_json(two)
+
+
+@pytest.mark.slow
+def test_dask_local_cluster_with_two_workers(five, make_tournament) -> None:
+    inline = make_tournament(five, name="inline")
+    dask = make_tournament(five, name="dask")
+    run(inline)
+    executors = []
+
+    def factory() -> DaskExecutor:
+        executor = DaskExecutor("local", 2, fake_run_match, quiet=True)
+        executors.append(executor)
+        return executor
+
+    summary = run_with(dask, factory)
+    assert executors[0].workers == 2
+    assert (summary.finished, summary.failed) == (60, 0)
+    assert rows_json(inline) == rows_json(dask)
+
+
+def test_pool_reports_a_runner_exception_as_an_outcome(make_bot, make_tournament) -> None:
+    bots = [make_bot("a"), make_bot("b"), make_bot("c", "fail")]
+    summary = run_with(make_tournament(bots), lambda: LocalPool(1, fake_run_match))
+    assert summary.failed == 6 and "RuntimeError: cannot start c" in summary.errors[0]
+
+
+RUNNER = """
+import sys
+sys.path.insert(0, {here!r})
+from tournament.tournament_fakes import fake_run_match
+from arena.tournament import coordinator
+from arena.tournament.config import load_config
+from arena.tournament.executors import LocalPool
+from arena.tournament.store import Store
+config = load_config({folder!r})
+with Store(config.store_path) as store:
+    coordinator.run(config, store, lambda: LocalPool(2, fake_run_match))
+"""
+
+
+def finished(folder: Path) -> int:
+    path = folder / "tournament.sqlite"
+    if not path.exists():
+        return 0
+    try:
+        with sqlite3.connect(path, timeout=5) as db:
+            return db.execute("SELECT COUNT(*) FROM matches WHERE status='finished'").fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0
+
+
+@pytest.mark.slow
+def test_sigkill_mid_tournament_then_resume_gives_the_same_table(make_bot, make_tournament) -> None:
+    bots = [make_bot(f"b{i}", f"strength {i} sleep 0.05") for i in range(5)]
+    whole = make_tournament(bots, name="whole", duplicate_sets=2)
+    cut = make_tournament(bots, name="cut", duplicate_sets=2)
+    run(whole)
+    proc = subprocess.Popen([sys.executable, "-c", RUNNER.format(here=str(HERE), folder=str(cut))],
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while finished(cut) < 30 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert proc.poll() is None, "the runner finished before it could be killed"
+        os.killpg(proc.pid, signal.SIGKILL)  # the runner and its pool workers
+        proc.wait()
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    done_before = finished(cut)
+    assert 30 <= done_before < 120
+    summary = run(cut)
+    assert summary.finished == 120 and summary.played == 120 - done_before
+    assert rows_json(whole) == rows_json(cut)
