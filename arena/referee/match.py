@@ -115,6 +115,7 @@ class _Match:
         socket_dir = tempfile.mkdtemp(prefix="arena-")  # mkdtemp: mode 0700, private to us
         os.chmod(socket_dir, 0o700)
         log_dir = self.spec.work_dir or socket_dir
+        os.makedirs(log_dir, exist_ok=True)
         server = None
         try:
             server, address = await start_server(self.service, self.spec.transport, socket_dir)

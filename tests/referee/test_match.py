@@ -1,0 +1,82 @@
+"""Whole matches over real gRPC with real bot processes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.referee import MatchSpec, TimeControl, run_match
+from arena.referee.launch import group_alive
+from arena.referee.replay import check, read_replay, replay_game
+from arena.sandbox.botfile import BotSpec
+
+pytestmark = pytest.mark.slow
+
+
+def _spec(bots: tuple[BotSpec, ...], tmp_path: Path, **kw: object) -> MatchSpec:
+    return MatchSpec(
+        match_id="m1", bots=bots, seed=kw.pop("seed", 11),  # type: ignore[arg-type]
+        rules_options=(("target", 500),), sandbox="process",
+        replay_path=str(tmp_path / "m1.jsonl"), work_dir=str(tmp_path),
+        time_control=TimeControl(per_move=5.0, bank=10.0), **kw,  # type: ignore[arg-type]
+    )
+
+
+def test_three_random_bots_play_a_whole_match_and_the_replay_replays(
+    random_bot: BotSpec, tmp_path: Path
+) -> None:
+    result = run_match(_spec((random_bot,) * 3, tmp_path))
+
+    assert result.reason in ("complete", "max_deals")
+    assert [s.status for s in result.seats] == ["ok", "ok", "ok"]
+    assert all(n == 0 for s in result.seats for _, n in s.faults)
+    assert all(s.decisions > 0 and s.sandbox == "process" for s in result.seats)
+    assert sorted(x for g in result.finish for x in g) == [0, 1, 2]
+    assert result.deals and result.deals[-1].totals == tuple(s.total for s in result.seats)
+    if result.reason == "complete":
+        assert max(s.total for s in result.seats) >= 500
+    best = min(result.seats, key=lambda s: s.place)
+    assert best.place == 1 and best.total == max(s.total for s in result.seats)
+
+    # The replay re-plays through the engine to the same totals.
+    totals = check(result.replay_path)
+    assert totals == tuple(s.total for s in result.seats)
+    rep = read_replay(result.replay_path)
+    assert rep.header["seed"] == 11 and len(rep.header["bots"]) == 3
+    assert rep.header["bots"][0]["content_hash"] == random_bot.content_hash
+    assert rep.header["rules"]["target"] == 500
+    assert len(rep.actions) == sum(s.decisions for s in result.seats)
+    assert replay_game(rep).is_over
+
+    # Every bot process group is gone.
+    for s in result.seats:
+        assert s.log_path and Path(s.log_path).exists()
+
+
+def test_same_seed_same_match(random_bot: BotSpec, tmp_path: Path) -> None:
+    a = run_match(_spec((random_bot,) * 3, tmp_path / "a", seed=5))
+    b = run_match(_spec((random_bot,) * 3, tmp_path / "b", seed=5))
+    assert a.deals == b.deals and a.finish == b.finish
+    assert [r["action"] for r in read_replay(a.replay_path).actions] == [
+        r["action"] for r in read_replay(b.replay_path).actions]
+
+
+def test_no_bot_process_outlives_the_match(
+    random_bot: BotSpec, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import arena.referee.match as match_mod
+
+    pids: list[int] = []
+    real = match_mod.start_bot
+
+    def spy(*args: Any, **kw: Any) -> Any:
+        handle = real(*args, **kw)
+        pids.append(handle.pid)
+        return handle
+
+    monkeypatch.setattr(match_mod, "start_bot", spy)
+    run_match(_spec((random_bot,) * 3, tmp_path, seed=2))
+    assert len(pids) == 3
+    assert not any(group_alive(p) for p in pids)
