@@ -4,8 +4,11 @@
 // It needs nothing from the arena but the .proto file: the referee is a gRPC
 // server, this bot a client. Started by the arena with two environment
 // variables: ARENA_ADDRESS ("unix:/path" or "host:port") and ARENA_TOKEN.
-// The .proto is read from the repository (../../protocol/...) relative to
-// this file, or from ARENA_PROTO when set (e.g. inside a container).
+// The .proto is read from ARENA_PROTO when set, else from the copy next to
+// this file (arena.proto, identical to the repository's protocol/ file, so
+// the bot folder is self-contained: a tournament runs a copy of it, and the
+// bwrap and docker sandboxes mount only the bot's folder), else from the
+// repository (../../protocol/...).
 //
 // Set up once with `npm ci` in this folder; run by the arena as `node bot.js`.
 'use strict';
@@ -14,9 +17,13 @@ const path = require('path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 
+const fs = require('fs');
+
 const PROTO =
   process.env.ARENA_PROTO ||
-  path.resolve(__dirname, '..', '..', 'protocol', 'arena', 'v1', 'arena.proto');
+  [path.resolve(__dirname, 'arena.proto'),
+   path.resolve(__dirname, '..', '..', 'protocol', 'arena', 'v1', 'arena.proto')]
+    .find((p) => fs.existsSync(p));
 
 const POINTS = { A: 11, T: 10, K: 4, Q: 3, J: 2, 9: 0 };
 const STRENGTH = { A: 5, T: 4, K: 3, Q: 2, J: 1, 9: 0 };
