@@ -135,7 +135,7 @@ for _c in DECK:
     else:
         PARTNER[_c.index] = None
 
-PLAY: tuple[Play, ...] = tuple(Play(c) for c in DECK)
+PLAYS: tuple[Play, ...] = tuple(Play(c) for c in DECK)
 PLAY_MARRIAGE: tuple[Play, ...] = tuple(Play(c, "marriage") for c in DECK)
 PLAY_ACES: tuple[Play, ...] = tuple(Play(c, "aces") for c in DECK)
 PASS = Pass()

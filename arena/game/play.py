@@ -6,7 +6,7 @@ from __future__ import annotations
 from arena.game import scoring
 from arena.game.actions import Action, Play
 from arena.game.cards import Card, Rank, Suit
-from arena.game.core import PARTNER, PLAY, PLAY_ACES, PLAY_MARRIAGE, Core, TrickCards, put, sort_hand
+from arena.game.core import PARTNER, PLAYS, PLAY_ACES, PLAY_MARRIAGE, Core, TrickCards, put, sort_hand
 
 _KQ = (Rank.KING, Rank.QUEEN)
 
@@ -33,7 +33,7 @@ def legal_play(c: Core) -> tuple[Action, ...]:
                 higher = [x for x in follow if x.strength > top]
                 if higher:
                     follow = higher
-        return tuple(PLAY[x.index] for x in follow)
+        return tuple(PLAYS[x.index] for x in follow)
     if rules.must_trump and trump is not None:
         trumps = [x for x in hand if x.suit is trump]
         if trumps:
@@ -44,28 +44,28 @@ def legal_play(c: Core) -> tuple[Action, ...]:
                     higher = [x for x in trumps if x.strength > top]
                     if higher:
                         trumps = higher
-            return tuple(PLAY[x.index] for x in trumps)
-    return tuple(PLAY[x.index] for x in hand)
+            return tuple(PLAYS[x.index] for x in trumps)
+    return tuple(PLAYS[x.index] for x in hand)
 
 
 def _leads(c: Core, hand: tuple[Card, ...]) -> tuple[Action, ...]:
     if not c.tricks:
         # RULES.md §1: no declaration when leading the first trick.
-        return tuple(PLAY[x.index] for x in hand)
+        return tuple(PLAYS[x.index] for x in hand)
     auto = c.rules.auto_declare
     aces = c.rules.ace_marriage > 0 and sum(1 for x in hand if x.rank is Rank.ACE) == 4
     out: list[Action] = []
     for x in hand:
         if x.rank in _KQ and PARTNER[x.index] in hand:
             if not auto:
-                out.append(PLAY[x.index])
+                out.append(PLAYS[x.index])
             out.append(PLAY_MARRIAGE[x.index])
         elif aces and x.rank is Rank.ACE:
             if not auto:
-                out.append(PLAY[x.index])
+                out.append(PLAYS[x.index])
             out.append(PLAY_ACES[x.index])
         else:
-            out.append(PLAY[x.index])
+            out.append(PLAYS[x.index])
     return tuple(out)
 
 
