@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The README's first command: set everything up, run the sample tournament
+# (local process pool, SQLite store) and publish its leaderboard.
+# Running it again resumes: finished matches are kept, nothing is played twice.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+.venv/bin/arena tournament run tournaments/sample "$@"
+.venv/bin/arena leaderboard publish tournaments/sample --out leaderboards/sample
+echo "leaderboard: leaderboards/sample/leaderboard.md (also .json, .csv, index.html)"
