@@ -173,8 +173,8 @@ def _update_live(env: trueskill.TrueSkill, live: dict[int, trueskill.Rating],
 
 def _leader(live: dict[int, trueskill.Rating], names: dict[int, str]) -> str:
     """Leader for the progress line only (completion order; the table uses id order)."""
-    if not live:
-        return ""
+    if not live or all(r.sigma == ratings.SIGMA for r in live.values()):
+        return ""  # nothing rated yet
     best = max(live, key=lambda p: (live[p].mu - 3 * live[p].sigma, -p))
     return f"{names[best]} ({live[best].mu - 3 * live[best].sigma:.1f})"
 

@@ -1,0 +1,100 @@
+"""Tournament throughput: matches per minute with random bots, real processes.
+
+Every match is a real one: the referee (gRPC over a unix socket) and three
+random-bot processes at the `process` sandbox level. The same small
+tournament (one table of three random bots, all 6 seat orders, N duplicate
+sets, target 500, at most --max-deals deals) is played by the local pool
+with 1 and 2 workers and by a Dask LocalCluster with 2 workers; the
+scaling ratio is 2-worker rate / 1-worker rate (goal >= 1.7 on 2 free cores).
+
+    .venv/bin/python benchmarks/tournament.py [--sets 2] [--max-deals 6]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from arena.tournament import coordinator
+from arena.tournament.config import load_config
+from arena.tournament.executors import DaskExecutor, Executor, LocalPool
+from arena.tournament.store import Store
+
+ROOT = Path(__file__).resolve().parents[1]
+RANDOM = ROOT / "sample_bots" / "random"
+
+
+def make_tournament(folder: Path, sets: int, max_deals: int) -> Path:
+    bots = []
+    for name in ("random_1", "random_2", "random_3"):
+        target = folder.parent / "bots-src" / name
+        if not target.exists():
+            shutil.copytree(RANDOM, target, ignore=shutil.ignore_patterns("__pycache__"))
+            toml = target / "bot.toml"
+            toml.write_text(toml.read_text().replace('name = "random"', f'name = "{name}"'))
+        bots.append(target)
+    folder.mkdir(parents=True)
+    listed = ", ".join(f'"{b}"' for b in bots)
+    (folder / "tournament.toml").write_text(
+        f'name = "bench"\nseed = 3\nduplicate_sets = {sets}\nsandbox = "process"\n'
+        f'replays = false\nbootstrap = 0\nbots = [{listed}]\n'
+        f'[rules]\npreset = "standard"\ntarget = 500\nmax_deals = {max_deals}\n'
+        f'[time_control]\nper_move = 5.0\nbank = 60.0\nstartup = 60.0\n')
+    return folder
+
+
+def measure(folder: Path, factory: Callable[[], Executor]) -> tuple[int, float]:
+    config = load_config(folder)
+    holder: list[Executor] = []
+
+    def make() -> Executor:
+        executor = factory()
+        holder.append(executor)
+        return executor
+
+    with Store(config.store_path) as store:
+        start = time.perf_counter()
+        summary = coordinator.run(config, store, make)
+        elapsed = time.perf_counter() - start
+    if summary.failed:
+        raise SystemExit(f"{summary.failed} matches failed: {summary.errors[0]}")
+    return summary.played, elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sets", type=int, default=2, help="duplicate sets (6 matches each)")
+    parser.add_argument("--max-deals", type=int, default=6)
+    args = parser.parse_args()
+    print(f"benchmark: real matches (referee + 3 random-bot processes, process sandbox), "
+          f"target 500, max {args.max_deals} deals; {os.cpu_count()} CPUs visible")
+    tmp = Path(tempfile.mkdtemp(prefix="arena-bench-"))
+    try:
+        runs: dict[str, float] = {}
+        cases: list[tuple[str, Callable[[], Executor]]] = [
+            ("local pool, 1 worker", lambda: LocalPool(1)),
+            ("local pool, 2 workers", lambda: LocalPool(2)),
+            ("dask LocalCluster, 2 workers", lambda: DaskExecutor("local", 2, quiet=True)),
+        ]
+        for i, (label, factory) in enumerate(cases):
+            folder = make_tournament(tmp / f"t{i}", args.sets, args.max_deals)
+            played, elapsed = measure(folder, factory)
+            rate = played / elapsed * 60
+            runs[label] = rate
+            print(f"{label:30s} {played:3d} matches in {elapsed:6.1f} s = {rate:6.1f} matches/min")
+        one = runs["local pool, 1 worker"]
+        print(f"scaling, local pool 2 workers / 1 worker: "
+              f"{runs['local pool, 2 workers'] / one:.2f}x (goal >= 1.7x)")
+        print(f"scaling, dask 2 workers / local pool 1 worker: "
+              f"{runs['dask LocalCluster, 2 workers'] / one:.2f}x")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
