@@ -32,6 +32,10 @@ def say(text: str) -> None:
     print(f"faultbot: {text}", file=sys.stderr, flush=True)
 
 
+# Tests check after the match that this process is gone.
+say(f"pid {os.getpid()}")
+
+
 def hello(token: str) -> bytes:
     msg = pb.BotMessage(hello=pb.Hello(token=token, bot_name="faultbot", protocol_version=1))
     return msg.SerializeToString()

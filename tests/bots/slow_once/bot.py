@@ -1,20 +1,32 @@
-"""Answers decision 2 only after its whole time limit has passed, then plays
-legally: one timeout, and its late reply (an old seq) must be dropped."""
+"""Does not answer decision 2 in time: its answer goes out from a timer
+thread half a second after the whole time limit, while the bot keeps
+answering later decisions at once. One timeout; the late reply names an old
+seq and must be dropped, not taken as the answer to a later decision."""
 
 import os
 import sys
+import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import time
-
 import faultbot as fb
 
+conn = fb.Connection(fb.token())
 
-def decide(n: int, request: fb.pb.DecisionRequest) -> bytes:
+
+def send_late(data: bytes, seq: int) -> None:
+    fb.say(f"sending the late reply for seq {seq}")
+    conn.send(data)
+
+
+def decide(n: int, request: fb.pb.DecisionRequest) -> bytes | None:
     if n == 2:
-        fb.say(f"sleeping past the limit on seq {request.seq}")
-        time.sleep(request.time_limit_s + 1.5)
+        fb.say(f"holding back the reply to seq {request.seq}")
+        late = fb.first_legal(request.seq, request)
+        timer = threading.Timer(request.time_limit_s + 0.5, send_late, args=(late, request.seq))
+        timer.daemon = True
+        timer.start()
+        return None
     return fb.first_legal(request.seq, request)
 
 
-fb.run(decide)
+fb.play(conn, decide)

@@ -1,0 +1,251 @@
+"""One test per bot fault, each with a real misbehaving bot process.
+
+The offender (a bot from tests/bots/) sits at seat 1 between two random
+sample bots. Every time: the match finishes, the offender has the right
+status and fault counts, the other two seats are untouched (status ok, no
+fault), and no process of the offender is left behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from arena.referee import FaultPolicy, MatchResult, MatchSpec, SeatResult, TimeControl, run_match
+from arena.sandbox.botfile import BotSpec, load_bot
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+BOTS = ROOT / "tests" / "bots"
+MARKER = "arena-fault-bot"          # in every fault bot's command line (bot.toml `run`)
+OFFENDER = 1
+
+
+@dataclass
+class Outcome:
+    result: MatchResult
+    log: str                         # the offender's captured stdout/stderr
+    replay: list[dict[str, object]]
+
+    @property
+    def offender(self) -> SeatResult:
+        return self.result.seats[OFFENDER]
+
+    def faults(self) -> dict[str, int]:
+        return dict(self.offender.faults)
+
+
+@pytest.fixture(scope="module")
+def random_bot() -> BotSpec:
+    return load_bot(ROOT / "sample_bots" / "random")
+
+
+def _alive(pid: int) -> bool:
+    """Running (a zombie waiting to be reaped does not count: it runs nothing)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    state = stat.rsplit(")", 1)[1].split()[0]
+    return state not in ("Z", "X")
+
+
+def _marked_processes() -> Iterator[int]:
+    """Pids of live processes started from a fault bot (marker on their command line)."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if MARKER.encode() in cmdline and _alive(int(entry.name)):
+            yield int(entry.name)
+
+
+def play(
+    name: str, random_bot: BotSpec, tmp_path: Path, *, policy: FaultPolicy | None = None,
+    startup: float = 15.0,
+) -> Outcome:
+    offender = load_bot(BOTS / name)
+    replay_path = tmp_path / "match.jsonl"
+    result = run_match(MatchSpec(
+        match_id=f"fault-{name}", bots=(random_bot, offender, random_bot), seed=5,
+        # Two deals are plenty to reach every bot's misbehaviour (decision 1-4).
+        # Limits are generous: a loaded machine must not make the random bots late.
+        rules_options=(("max_deals", 2),),
+        time_control=TimeControl(per_move=2.0, bank=2.0, increment=0.0, startup=startup),
+        fault_policy=policy or FaultPolicy(),
+        sandbox="process", work_dir=str(tmp_path), replay_path=str(replay_path),
+    ))
+    log = Path(result.seats[OFFENDER].log_path).read_text(errors="replace")
+    replay = [json.loads(line) for line in replay_path.read_text().splitlines()]
+    outcome = Outcome(result, log, replay)
+    _check_common(outcome)
+    return outcome
+
+
+def _check_common(out: Outcome) -> None:
+    result = out.result
+    # The match finished with a full result for every seat.
+    assert result.reason in ("complete", "max_deals", "forfeit"), result.reason
+    assert sorted(s for place in result.finish for s in place) == [0, 1, 2]
+    assert result.deals, "no deal was played to the end"
+    assert out.replay[-1]["type"] == "result"
+    # The other seats are unaffected.
+    for seat in (0, 2):
+        other = result.seats[seat]
+        assert other.status == "ok", other
+        assert all(n == 0 for _, n in other.faults), other
+        assert other.fault_log == ()
+        assert other.decisions > 0
+    # A forfeited bot is ranked last, alone.
+    if out.offender.status == "forfeit":
+        assert result.finish[-1] == (OFFENDER,)
+        assert out.offender.place == 3
+    # Nothing the offender started is still running: its own pid (logged by
+    # tests/bots/faultbot.py), any child it logged, anything with the marker.
+    pids = [int(p) for p in re.findall(r"faultbot: (?:pid|left child) (\d+)", out.log)]
+    assert pids, f"the bot never logged its pid:\n{out.log}"
+    assert [p for p in pids if _alive(p)] == []
+    assert list(_marked_processes()) == []
+
+
+def _only(faults: dict[str, int], **expected: int) -> None:
+    assert faults == {"timeout": 0, "crash": 0, "illegal": 0, "malformed": 0, **expected}
+
+
+# ---------------------------------------------------------------- time
+
+
+def test_one_late_reply_is_a_timeout_and_the_late_answer_is_dropped(
+    random_bot: BotSpec, tmp_path: Path
+) -> None:
+    out = play("slow_once", random_bot, tmp_path)
+    assert out.offender.status == "ok"
+    _only(out.faults(), timeout=1)
+    assert out.offender.fault_log[0].startswith("decision 2:")
+    # It went on playing after the timeout, and its late reply was sent while
+    # the match ran: dropped (an old seq), not taken for a later decision.
+    assert "sending the late reply for seq 2" in out.log
+    assert out.offender.decisions > 2
+    mine = [r for r in out.replay if r["type"] == "action" and r["seat"] == OFFENDER]
+    assert [r["fault"] for r in mine].count("timeout") == 1
+    assert [r for r in mine if r["fault"] not in (None, "timeout")] == []
+
+
+def test_sleeping_past_the_limit_every_time_forfeits(random_bot: BotSpec, tmp_path: Path) -> None:
+    out = play("slow_always", random_bot, tmp_path)
+    assert out.offender.status == "forfeit"
+    _only(out.faults(), timeout=3)        # FaultPolicy default: 3 strikes
+
+
+# ---------------------------------------------------------------- crash
+
+
+def test_exit_mid_game_is_a_crash_and_its_child_is_killed(
+    random_bot: BotSpec, tmp_path: Path
+) -> None:
+    out = play("crash", random_bot, tmp_path)
+    assert out.offender.status == "forfeit"
+    _only(out.faults(), crash=1)
+    assert re.search(r"left child \d+ behind", out.log)
+
+
+# ---------------------------------------------------------------- bad replies
+
+
+def test_illegal_actions_are_strikes_until_forfeit(random_bot: BotSpec, tmp_path: Path) -> None:
+    out = play("illegal", random_bot, tmp_path)
+    assert out.offender.status == "forfeit"
+    _only(out.faults(), illegal=3)
+    assert all("bid 7 is not legal" in line for line in out.offender.fault_log)
+
+
+def test_an_illegal_action_forfeits_at_once_under_the_forfeit_policy(
+    random_bot: BotSpec, tmp_path: Path
+) -> None:
+    out = play("illegal", random_bot, tmp_path, policy=FaultPolicy(mode="forfeit"))
+    assert out.offender.status == "forfeit"
+    _only(out.faults(), illegal=1)
+    assert out.offender.decisions == 1
+
+
+def test_nonsense_text_bogus_action_and_empty_reply_are_malformed(
+    random_bot: BotSpec, tmp_path: Path
+) -> None:
+    out = play("garbage", random_bot, tmp_path, policy=FaultPolicy(max_strikes=4))
+    assert out.offender.status == "ok"
+    _only(out.faults(), malformed=3)
+    assert out.offender.decisions > 3      # it played on, legally
+
+
+def test_undecodable_bytes_are_malformed_and_the_stream_survives(
+    random_bot: BotSpec, tmp_path: Path
+) -> None:
+    out = play("undecodable", random_bot, tmp_path)
+    assert out.offender.status == "ok"
+    _only(out.faults(), malformed=1)
+    assert "match end after" in out.log     # the bot saw the end on the same stream
+
+
+def test_a_message_over_the_size_limit_is_malformed(random_bot: BotSpec, tmp_path: Path) -> None:
+    out = play("oversized", random_bot, tmp_path)
+    assert out.offender.status == "ok"
+    _only(out.faults(), malformed=1)
+    assert "limit" in out.offender.fault_log[0]
+
+
+def test_a_message_beyond_the_transport_limit_drops_the_bot(
+    random_bot: BotSpec, tmp_path: Path
+) -> None:
+    out = play("oversized_huge", random_bot, tmp_path)
+    # gRPC itself refuses the message and ends the stream: a disconnect.
+    assert out.offender.status == "forfeit"
+    _only(out.faults(), crash=1)
+
+
+# ---------------------------------------------------------------- tokens and seats
+
+
+def test_a_wrong_token_is_refused_and_changes_nothing(random_bot: BotSpec, tmp_path: Path) -> None:
+    out = play("wrong_token", random_bot, tmp_path)
+    assert "refused: unknown token" in out.log
+    assert out.offender.status == "ok"
+    _only(out.faults())
+    refused = [r for r in out.replay if r["type"] == "refused"]
+    assert [r["reason"] for r in refused] == ["unknown token"]
+
+
+def test_a_bot_that_never_shows_its_token_forfeits(random_bot: BotSpec, tmp_path: Path) -> None:
+    out = play("wrong_token_only", random_bot, tmp_path, startup=10.0)
+    assert out.log.count("refused: unknown token") >= 3
+    assert out.offender.status == "forfeit"
+    assert out.offender.decisions == 0
+    assert sum(out.faults().values()) == 1      # one fault: it never connected
+
+
+def test_a_second_connection_for_a_seat_is_refused(random_bot: BotSpec, tmp_path: Path) -> None:
+    out = play("seat_thief", random_bot, tmp_path)
+    assert "second connection with own token ended: refused" in out.log
+    assert "connection with guessed token ended: refused: unknown token" in out.log
+    # Its own stream was not disturbed: a clean match.
+    assert out.offender.status == "ok"
+    _only(out.faults())
+    assert "match end after" in out.log
+    reasons = [r["reason"] for r in out.replay if r["type"] == "refused"]
+    assert len(reasons) == 2 and "unknown token" in reasons
+    assert any("already connected" in r for r in reasons)
+
+
+def test_no_fault_bot_uses_the_environment_of_this_test_process() -> None:
+    # The marker scan above would be meaningless if the marker leaked into
+    # this process's own command line.
+    assert MARKER.encode() not in Path(f"/proc/{os.getpid()}/cmdline").read_bytes()
