@@ -99,29 +99,31 @@ class DaskExecutor:
 
     def __init__(self, address: str, workers: int, runner: Runner | None = None,
                  quiet: bool = False) -> None:
-        from distributed import Client, LocalCluster
+        import distributed
 
+        dist: Any = distributed  # untyped library
         self._runner = runner or default_runner()
         self._cluster: Any = None
         level = logging.ERROR if quiet else logging.WARNING
         if address in ("", "local"):
             n = workers if workers > 0 else cores()
-            self._cluster = LocalCluster(
+            self._cluster = dist.LocalCluster(
                 n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
                 dashboard_address=None, silence_logs=level)
-            self._client = Client(self._cluster)
+            self._client: Any = dist.Client(self._cluster)
         else:
-            self._client = Client(address)
+            self._client = dist.Client(address)
         info = self._client.scheduler_info()
         self.workers = max(1, sum(int(w.get("nthreads", 1)) for w in info["workers"].values()))
 
     def play(self, specs: Iterable[MatchSpec]) -> Iterator[Outcome]:
-        from distributed import as_completed
+        import distributed
 
+        dist: Any = distributed
         window = 2 * self.workers
         source = iter(specs)
-        futures: dict[str, str] = {}
-        batch = as_completed(with_results=False)
+        futures: dict[Any, str] = {}
+        batch: Any = dist.as_completed(with_results=False)
         in_flight = 0
 
         def submit_more() -> None:
@@ -146,7 +148,7 @@ class DaskExecutor:
                 try:
                     exc = future.exception()
                     yield Outcome(match_id, None, _error_text(exc))
-                except Exception as lost:  # cancelled, or the worker vanished
+                except Exception as lost:  # noqa: BLE001 - cancelled, or the worker vanished
                     yield Outcome(match_id, None, _error_text(lost))
             future.release()
             submit_more()

@@ -42,8 +42,8 @@ def cell(row: Row, key: str) -> str:
 
 def to_markdown(table: Table) -> str:
     lines = [f"# Leaderboard: {table.name}", "",
-             f"Rules: {_rules_text(table)}. {table.finished} of {table.planned} matches played"
-             f" ({table.duplicate_sets} duplicate set(s) per table).", ""]
+             (f"Rules: {_rules_text(table)}. {table.finished} of {table.planned} matches played"
+              f" ({table.duplicate_sets} duplicate set(s) per table)."), ""]
     lines.append("| " + " | ".join(title for _, title in COLUMNS) + " |")
     lines.append("|" + "|".join("---:" if k not in ("bot", "version", "sandbox") else "---"
                                 for k, _ in COLUMNS) + "|")
@@ -140,16 +140,16 @@ def svg_plot(table: Table, width: int = 720, height: int = 320) -> str:
     def y(value: float) -> float:
         return top + (height - top - bottom) * (1 - (value - lo) / (hi - lo))
 
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" role="img" aria-label="ratings over matches">',
-             f'<line x1="{left}" y1="{y(0):.1f}" x2="{width - right}" y2="{y(0):.1f}" '
-             'stroke="#bbb" stroke-dasharray="4 3"/>',
-             f'<text x="{left - 6}" y="{y(hi) + 4:.1f}" text-anchor="end" font-size="11">'
-             f'{hi:.1f}</text>',
-             f'<text x="{left - 6}" y="{y(lo) + 4:.1f}" text-anchor="end" font-size="11">'
-             f'{lo:.1f}</text>',
-             f'<text x="{(left + width - right) / 2:.0f}" y="{height - 6}" text-anchor="middle" '
-             f'font-size="11">matches played by the bot (max {max_step})</text>']
+    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+              f'viewBox="0 0 {width} {height}" role="img" aria-label="ratings over matches">'),
+             (f'<line x1="{left}" y1="{y(0):.1f}" x2="{width - right}" y2="{y(0):.1f}" '
+              'stroke="#bbb" stroke-dasharray="4 3"/>'),
+             (f'<text x="{left - 6}" y="{y(hi) + 4:.1f}" text-anchor="end" font-size="11">'
+              f'{hi:.1f}</text>'),
+             (f'<text x="{left - 6}" y="{y(lo) + 4:.1f}" text-anchor="end" font-size="11">'
+              f'{lo:.1f}</text>'),
+             (f'<text x="{(left + width - right) / 2:.0f}" y="{height - 6}" text-anchor="middle" '
+              f'font-size="11">matches played by the bot (max {max_step})</text>')]
     for i, (bot, history) in enumerate(series):
         color = _COLORS[i % len(_COLORS)]
         points = " ".join(f"{x(s):.1f},{y(v):.1f}" for s, v in [(0, MU - 3 * SIGMA), *history])

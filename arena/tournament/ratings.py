@@ -24,6 +24,7 @@ order they finished, so the table depends only on the results.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -118,10 +119,11 @@ def bootstrap_rank_intervals(
         ranks = ranks_by({p: Rating(r.mu, r.sigma) for p, r in current.items()})
         for p in players:
             seen[p].append(ranks[p])
-    out: dict[int, tuple[int, int]] = {}
-    for p, values in seen.items():
-        values.sort()
-        lo = values[int(0.025 * (len(values) - 1))]
-        hi = values[int(round(0.975 * (len(values) - 1)))]
-        out[p] = (lo, hi)
-    return out
+    return {p: rank_quantiles(values) for p, values in seen.items()}
+
+
+def rank_quantiles(values: Sequence[int]) -> tuple[int, int]:
+    """The 2.5% and 97.5% quantiles (nearest rank, outward) of bootstrap ranks."""
+    ordered = sorted(values)
+    last = len(ordered) - 1
+    return ordered[math.floor(0.025 * last)], ordered[math.ceil(0.975 * last)]

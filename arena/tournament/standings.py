@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from arena.tournament import ratings
 from arena.tournament.config import TournamentConfig
@@ -110,7 +111,7 @@ def _version_labels(bots: list[BotRow]) -> dict[int, str]:
             else f"{b.version}+{b.content_hash[:8]}" for b in bots}
 
 
-def _stats(bot_id: int, rows: list[MatchRow]) -> dict[str, object]:
+def _stats(bot_id: int, rows: list[MatchRow]) -> dict[str, Any]:
     matches = wins = place_sum = deals = deal_score_sum = contracts = made = 0
     faults: Counter[str] = Counter()
     sandboxes: Counter[str] = Counter()

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from arena.referee.spec import DealSummary, MatchResult, SeatResult
 
@@ -140,7 +140,7 @@ class Store:
     def close(self) -> None:
         self._db.close()
 
-    def __enter__(self) -> Store:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -287,7 +287,7 @@ class Store:
 
 
 def _bot(row: sqlite3.Row) -> BotRow:
-    return BotRow(**{k: row[k] for k in row.keys()})
+    return BotRow(**{k: row[k] for k in row.keys()})  # noqa: SIM118 (sqlite3.Row)
 
 
 def _match(row: sqlite3.Row) -> MatchRow:

@@ -7,7 +7,6 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
-from tournament.tournament_fakes import fake_run_match
 
 from arena.referee.spec import MatchSpec
 from arena.tournament import coordinator
@@ -16,6 +15,7 @@ from arena.tournament.executors import Outcome
 from arena.tournament.publish import to_json
 from arena.tournament.standings import build
 from arena.tournament.store import Store
+from tournament.tournament_fakes import fake_run_match
 
 
 class Inline:

@@ -12,13 +12,13 @@ import time
 from pathlib import Path
 
 import pytest
-from tournament.test_coordinator import rows_json, run
-from tournament.tournament_fakes import fake_run_match
 
 from arena.tournament import coordinator
 from arena.tournament.config import load_config
 from arena.tournament.executors import DaskExecutor, LocalPool
 from arena.tournament.store import Store
+from tournament.test_coordinator import rows_json, run
+from tournament.tournament_fakes import fake_run_match
 
 HERE = Path(__file__).parent.parent  # tests/, so `tournament.*` imports
 

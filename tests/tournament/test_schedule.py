@@ -6,7 +6,14 @@ from collections import Counter
 import pytest
 
 from arena.tournament.schedule import (
-    SEAT_ORDERS, ScheduleError, derive_seed, is_balanced, min_lambda, pair_counts, plan, tables,
+    SEAT_ORDERS,
+    ScheduleError,
+    derive_seed,
+    is_balanced,
+    min_lambda,
+    pair_counts,
+    plan,
+    tables,
 )
 
 

@@ -13,7 +13,7 @@ import hashlib
 import re
 import time
 
-from arena.referee.spec import DealSummary, MatchResult, MatchSpec, SeatResult, FAULT_KINDS
+from arena.referee.spec import FAULT_KINDS, DealSummary, MatchResult, MatchSpec, SeatResult
 
 
 def _number(text: str, word: str, default: float) -> float:

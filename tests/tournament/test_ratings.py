@@ -1,0 +1,61 @@
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from arena.tournament.ratings import (
+    MU, SIGMA, RatedMatch, bootstrap_rank_intervals, rank_quantiles, rate, ranks_by,
+)
+
+
+def matches(strength: dict[int, float], sets: int, seed: int) -> list[RatedMatch]:
+    """Duplicate sets over all triples; places from strength plus seat luck."""
+    rng = random.Random(seed)
+    out = []
+    for s in range(sets):
+        for t, triple in enumerate(itertools.combinations(sorted(strength), 3)):
+            luck = [rng.gauss(0, 1) for _ in range(3)]
+            for o, order in enumerate(itertools.permutations(triple)):
+                score = [strength[b] + luck[seat] for seat, b in enumerate(order)]
+                places = tuple(1 + sum(x > mine for x in score) for mine in score)
+                out.append(RatedMatch(f"s{s:03d}-t{t:04d}-o{o}", (s, t), order, places))
+    return out
+
+
+def test_stronger_bots_rate_higher_and_fresh_bots_start_at_zero() -> None:
+    ms = matches({1: 0.0, 2: 1.0, 3: 2.0, 4: 3.0}, sets=5, seed=1)
+    ratings, history = rate(ms, [1, 2, 3, 4, 5])
+    assert ranks_by(ratings)[4] == 1 and ranks_by(ratings)[1] == 4
+    assert ratings[5].mu == MU and ratings[5].sigma == SIGMA and abs(ratings[5].conservative) < 1e-9
+    assert [h[1] for h in history if h[0] == 1] == list(range(1, 91))  # 3 tables x 6 orders x 5 sets
+
+
+def test_order_of_application_is_match_id_not_input_order() -> None:
+    ms = matches({1: 0.0, 2: 0.5, 3: 1.0}, sets=3, seed=2)
+    shuffled = ms[:]
+    random.Random(5).shuffle(shuffled)
+    assert rate(ms, [1, 2, 3]) == rate(shuffled, [1, 2, 3])
+
+
+def test_ties_are_draws() -> None:
+    tie = [RatedMatch("m1", 0, (1, 2, 3), (1, 1, 3))]
+    ratings, _ = rate(tie, [1, 2, 3])
+    assert ratings[1].mu == pytest.approx(ratings[2].mu, abs=0.01)  # iterative solver
+    assert ratings[1].mu > ratings[3].mu
+
+
+def test_bootstrap_interval_is_narrow_for_clear_gaps_and_wide_for_equals() -> None:
+    clear = matches({1: 0.0, 2: 3.0, 3: 6.0, 4: 9.0}, sets=4, seed=3)
+    intervals = bootstrap_rank_intervals(clear, [1, 2, 3, 4], samples=30, seed=1)
+    assert intervals == {4: (1, 1), 3: (2, 2), 2: (3, 3), 1: (4, 4)}
+    equal = matches({1: 0.0, 2: 0.0, 3: 0.0, 4: 0.0}, sets=4, seed=3)
+    wide = bootstrap_rank_intervals(equal, [1, 2, 3, 4], samples=30, seed=1)
+    assert any(hi - lo >= 2 for lo, hi in wide.values())
+    assert bootstrap_rank_intervals(equal, [1, 2, 3, 4], 30, 1) == wide  # seeded
+
+
+def test_rank_quantiles() -> None:
+    assert rank_quantiles([1] * 39 + [2]) == (1, 2)
+    assert rank_quantiles([3]) == (3, 3)

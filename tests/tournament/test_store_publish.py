@@ -1,0 +1,98 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from arena.referee.spec import MatchSpec
+from arena.sandbox.botfile import load_bot
+from arena.tournament.progress import format_duration, render
+from arena.tournament.publish import FILES, publish, to_html
+from arena.tournament.standings import Row, Table
+from arena.tournament.store import Store, StoreError, result_from_json, result_to_json
+from tournament.tournament_fakes import fake_run_match
+
+
+def result(make_bot, match_id: str = "m1"):
+    bots = tuple(load_bot(make_bot(n, f"strength {i}")) for i, n in enumerate("abc"))
+    return fake_run_match(MatchSpec(match_id=match_id, bots=bots, seed=9))
+
+
+def test_result_json_round_trip(make_bot) -> None:
+    r = result(make_bot)
+    assert result_from_json(result_to_json(r)) == r
+
+
+def test_finish_is_idempotent_and_running_resets(tmp_path: Path, make_bot) -> None:
+    with Store(tmp_path / "s.sqlite") as store:
+        assert store.plan([("m1", 0, 0, 0, 9, [1, 2, 3]), ("m2", 0, 0, 1, 9, [1, 3, 2])]) == 2
+        assert store.plan([("m1", 0, 0, 0, 9, [1, 2, 3])]) == 0
+        store.mark_running(["m1", "m2"])
+        assert store.finish(result(make_bot, "m1")) is True
+        assert store.finish(result(make_bot, "m1")) is False  # a second result is ignored
+        assert store.counts() == {"finished": 1, "running": 1}
+        assert store.reset_running() == 1
+        assert store.counts() == {"finished": 1, "planned": 1}
+        with pytest.raises(StoreError, match="unknown match 'zz'"):
+            store.finish(result(make_bot, "zz"))
+        store.fail("m2", "boom")
+        assert [(m.match_id, m.status, m.attempts) for m in store.matches()] == [
+            ("m1", "finished", 1), ("m2", "failed", 1)]
+    with Store(tmp_path / "s.sqlite") as again:  # survives reopening
+        assert again.matches(["m1"])[0].result == result(make_bot, "m1")
+
+
+def test_bot_versions(tmp_path: Path) -> None:
+    with Store(tmp_path / "s.sqlite") as store:
+        a, new = store.add_bot("x", "1", "h1", "python", "bots/x/h1", "config")
+        assert new
+        b, new = store.add_bot("x", "1", "h2", "python", "bots/x/h2", "config")
+        assert new and store.latest_versions()["x"].id == b.id
+        again, new = store.add_bot("x", "1", "h1", "python", "bots/x/h1", "config")
+        assert not new and again.id == a.id
+        assert store.latest_versions()["x"].id == a.id  # back to the old content: current again
+
+
+def test_not_a_store_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.sqlite"
+    bad.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StoreError, match="bad.sqlite: not a usable tournament store"):
+        Store(bad)
+
+
+def row(rank: int, bot: str) -> Row:
+    return Row(rank=rank, bot=bot, version="1", content_hash="h", language="python",
+               conservative=1.5, mu=10.0, sigma=2.8, rank_low=1, rank_high=2, matches=6, wins=2,
+               average_place=1.8, average_deal_score=55.5, contracts=4, made_percent=75.0,
+               timeouts=1, crashes=0, illegal=2, malformed=1, sandbox="bwrap",
+               history=((1, -3.0), (2, 1.5)))
+
+
+def test_publish_writes_four_formats(tmp_path: Path) -> None:
+    table = Table(name="t<x>", rules={"preset": "standard", "target": 500}, duplicate_sets=1,
+                  planned=6, finished=6, rows=(row(1, "a|b"), row(2, "c")),
+                  retired=(("c", "0.9", 3),))
+    paths = publish(table, tmp_path / "out")
+    assert [p.name for p in paths] == list(FILES)
+    md = (tmp_path / "out" / "leaderboard.md").read_text()
+    assert "| 1 | a\\|b | 1 | 1.50 | 10.00 | 2.80 | 1–2 | 6 | 2 | 1.80 | 55.50 | 4 | 75.0 | 1/0/3 | bwrap |" in md
+    assert "c 0.9: 3 matches" in md
+    data = json.loads((tmp_path / "out" / "leaderboard.json").read_text())
+    assert data["rows"][0]["bot"] == "a|b" and data["trueskill"]["tau"] == 0
+    assert data["rows"][0]["history"] == [[1, -3.0], [2, 1.5]]
+    csv = (tmp_path / "out" / "leaderboard.csv").read_text().splitlines()
+    assert csv[0].startswith("rank,bot,version,content_hash") and len(csv) == 3
+    html = to_html(table)
+    assert "t&lt;x&gt;" in html and "<polyline" in html and html.count("<tr>") == 3
+    assert "http" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "")  # self-contained
+    assert publish(table, tmp_path / "again") and all(
+        (tmp_path / "out" / f).read_bytes() == (tmp_path / "again" / f).read_bytes() for f in FILES)
+
+
+def test_progress_line() -> None:
+    assert format_duration(3725) == "1:02:05" and format_duration(65) == "1:05"
+    line = render(12, 48, 10.0, 216.0, "greedy (30.1)")
+    assert "12/48 matches" in line and "10.0/min" in line and "ETA 3:36" in line
+    assert line.endswith("leader: greedy (30.1)")
+    assert "ETA --:--" in render(0, 48, 0.0, None, "")
