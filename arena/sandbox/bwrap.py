@@ -35,8 +35,9 @@ BOT_DIR = "/bot"
 UID_BASE = 200_000  # bots run as UID_BASE + n: no such user exists on the host
 _uids = itertools.count()
 _SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+# /etc/ssl/openssl.cnf: Node.js reads it at start and exits (status 13) without it.
 _ETC_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime", "/etc/nsswitch.conf",
-              "/etc/alternatives")
+              "/etc/alternatives", "/etc/ssl/openssl.cnf")
 
 
 def next_uid() -> int:
@@ -70,6 +71,7 @@ def bwrap_argv(inner: list[str], *, bot_dir: str, socket_dir: str, limits: Limit
             argv += ["--symlink", os.readlink(d), d]
         elif os.path.isdir(d):
             argv += ["--ro-bind", d, d]
+    argv += ["--perms", "0755", "--dir", "/etc", "--perms", "0755", "--dir", "/etc/ssl"]
     for f in _ETC_FILES:
         argv += ["--ro-bind-try", f, f]
     argv += ["--proc", "/proc", "--dev", "/dev",
