@@ -3,4 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+bash scripts/docker.sh   # a Docker engine and the bot images, when this machine can
 .venv/bin/python -m pytest "$@"

@@ -1,9 +1,58 @@
-"""`arena` commands: sandbox."""
+"""`arena sandbox ...`: which confinement levels work here; the bot images."""
 
 from __future__ import annotations
 
 import typer
 
+sandbox_app = typer.Typer(help="Sandbox: available levels, bot images, cleanup.",
+                          no_args_is_help=True)
+
+
+@sandbox_app.command("levels")
+def levels() -> None:
+    """List the sandbox levels, strongest first, and whether each works here."""
+    from arena.sandbox import LEVELS, available_levels
+
+    have = available_levels()
+    for level in LEVELS:
+        state = "available" if level in have else "unavailable"
+        detail = ""
+        if level == "docker" and level in have:
+            from arena.sandbox import docker_level
+            from arena.sandbox.images import NODE_IMAGE, PYTHON_IMAGE
+
+            imgs = [i for i in (PYTHON_IMAGE, NODE_IMAGE) if docker_level.image_present(i)]
+            detail = f" (images: {', '.join(imgs) or 'none; run `arena sandbox build-images`'})"
+        typer.echo(f"{level:8} {state}{detail}")
+    typer.echo(f"auto     -> {have[0] if have else 'none'} (for a bot that can run there)")
+
+
+@sandbox_app.command("build-images")
+def build_images(force: bool = typer.Option(False, help="rebuild even if up to date")) -> None:
+    """Build the Python and Node.js bot images from this machine's files (no network)."""
+    from arena.sandbox import SandboxError
+    from arena.sandbox.images import ImageBuildError, build_all
+
+    try:
+        built = build_all(force=force)
+    except (SandboxError, ImageBuildError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    for stable, full in built.items():
+        typer.echo(f"{stable} -> {full}")
+
+
+@sandbox_app.command("cleanup")
+def cleanup() -> None:
+    """Remove bot containers and cgroups left behind by arena processes that died."""
+    from arena.sandbox import cgroups, docker_level
+
+    removed = 0
+    if docker_level.engine_reachable():
+        removed = docker_level.cleanup_stale()
+    groups = cgroups.remove_stale()
+    typer.echo(f"removed {removed} stale container(s), {groups} empty cgroup(s)")
+
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the top-level app (nothing yet)."""
+    app.add_typer(sandbox_app, name="sandbox")

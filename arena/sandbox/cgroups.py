@@ -167,3 +167,24 @@ def _create_v2(name: str, limits: Limits, own: dict[str, str]) -> Cgroup | None:
             pass
         return None
     return Cgroup((d,), 2)
+
+
+def remove_stale() -> int:
+    """Remove empty `arena-*` groups (a crashed arena process leaves them). Returns how many."""
+    removed = 0
+    own = _own_paths()
+    bases = [ROOT / c / own.get(c, "/").lstrip("/") for c in ("pids", "memory")]
+    bases.append(ROOT / own.get("", "/").lstrip("/"))
+    for base in bases:
+        try:
+            children = [d for d in base.iterdir() if d.is_dir() and d.name.startswith("arena-")]
+        except OSError:
+            continue
+        for d in children:
+            try:
+                if not (d / "cgroup.procs").read_text().strip():
+                    d.rmdir()
+                    removed += 1
+            except OSError:
+                pass
+    return removed

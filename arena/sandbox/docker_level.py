@@ -1,19 +1,268 @@
-"""The docker level (placeholder until implemented: reports unavailable)."""
+"""The docker level: one locked-down container per bot.
+
+Network "none", read-only root file system, a size-capped tmpfs /tmp,
+memory (no swap), CPU and pids limits, uid 65534, every capability dropped,
+no-new-privileges, rlimits; mounted are only the bot's folder (read-only,
+at /bot, the working directory) and the match's socket folder (read-write,
+at the same path, so ARENA_ADDRESS is unchanged). Containers carry the label
+`arena.bot=1` plus the match id and their owner (host and pid of the arena
+process); they are removed at cleanup(), and `cleanup_stale()` (run before
+the first docker launch of each arena process) removes those whose owner
+process is gone, i.e. whatever a crash left behind.
+"""
 
 from __future__ import annotations
 
-from arena.sandbox.api import BotHandle, SandboxError
+import functools
+import math
+import os
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from arena.sandbox.api import Limits, SandboxError
 from arena.sandbox.botfile import BotSpec
+from arena.sandbox.logcap import CappedLog
+from arena.sandbox.sockets import open_socket_to
+
+LABEL = "arena.bot"
+BOT_USER = "65534:65534"  # nobody:nogroup
+_MB = 1024 * 1024
 
 
+@functools.cache
+def client() -> Any:
+    """A docker SDK client for the local engine (DOCKER_HOST etc. respected)."""
+    import docker
+
+    try:
+        return docker.from_env(timeout=60)
+    except docker.errors.DockerException as exc:
+        raise SandboxError(f"docker level: no Docker engine reachable: {exc}") from None
+
+
+@functools.cache
 def engine_reachable() -> bool:
-    return False
+    try:
+        return bool(client().ping())
+    except Exception:  # noqa: BLE001 - any failure means "not available"
+        return False
+
+
+_present: set[str] = set()
+
+
+def image_present(image: str) -> bool:
+    """The engine has `image` (positive answers cached: images are not removed under us)."""
+    if image in _present:
+        return True
+    import docker.errors
+
+    try:
+        client().images.get(image)
+    except (docker.errors.ImageNotFound, docker.errors.APIError):
+        return False
+    _present.add(image)
+    return True
+
+
+def dockerfile_tag(bot: BotSpec) -> str:
+    return f"arena-bot-{bot.name.lower()}:{bot.content_hash[:16]}"
+
+
+def bot_image(bot: BotSpec) -> str:
+    """The image the bot runs in: bot.toml `image`, else one built from its Dockerfile."""
+    if bot.image:
+        return bot.image
+    if (Path(bot.path) / "Dockerfile").is_file():
+        return dockerfile_tag(bot)
+    return ""
 
 
 def can_run(bot: BotSpec) -> bool:
-    return False
+    """The docker level is usable for this bot: an engine, and an image it has or can build."""
+    if not engine_reachable():
+        return False
+    if bot.image:
+        return image_present(bot.image)
+    return (Path(bot.path) / "Dockerfile").is_file()
+
+
+def _ensure_image(bot: BotSpec) -> str:
+    image = bot_image(bot)
+    if not image:
+        raise SandboxError(f"{bot.label}: docker level needs `image` in bot.toml or a Dockerfile")
+    if image_present(image):
+        return image
+    if bot.image:
+        raise SandboxError(f"{bot.label}: docker image {image!r} not found "
+                           f"(build the sample images with `arena sandbox build-images`)")
+    import docker.errors
+
+    try:  # Dockerfile bots: base images must be local; building has no network.
+        client().images.build(path=bot.path, tag=image, network_mode="none", rm=True,
+                              forcerm=True, pull=False)
+    except (docker.errors.BuildError, docker.errors.APIError) as exc:
+        raise SandboxError(f"{bot.label}: building its Dockerfile failed: {exc}") from None
+    _present.add(image)
+    return image
+
+
+def owner_label() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def cleanup_stale() -> int:
+    """Remove arena containers whose owning arena process is gone. Returns how many."""
+    removed = 0
+    host = socket.gethostname()
+    for c in client().containers.list(all=True, filters={"label": f"{LABEL}=1"}):
+        owner = c.labels.get("arena.owner", "")
+        owner_host, _, owner_pid = owner.rpartition(":")
+        if owner_host == host and owner_pid.isdigit() and _alive(int(owner_pid)):
+            continue
+        try:
+            c.remove(force=True)
+            removed += 1
+        except Exception:  # noqa: BLE001, S110 - already gone
+            pass
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@functools.cache
+def _cleanup_once() -> int:
+    return cleanup_stale()
+
+
+class DockerHandle:
+    """A bot's container: see arena.sandbox.api.BotHandle."""
+
+    level = "docker"
+
+    def __init__(self, container: Any, log_path: str, limits: Limits) -> None:
+        self.container = container
+        self.limits = limits
+        self.violations: list[str] = []
+        self.pid: int | None = None
+        self._exit: int | None = None
+        self._exited = threading.Event()
+        self._lock = threading.Lock()
+        self._stopped = False
+        self._removed = False
+        container.reload()
+        self.pid = container.attrs.get("State", {}).get("Pid") or None
+        self.log = CappedLog(self._chunks(), log_path, limits.log_bytes)
+        threading.Thread(target=self._wait, name=f"botwait:{container.short_id}",
+                         daemon=True).start()
+
+    def _chunks(self) -> Iterator[bytes]:
+        try:
+            yield from self.container.attach(stdout=True, stderr=True, stream=True, logs=True)
+        except Exception:  # noqa: BLE001 - the container went away: the log simply ends
+            return
+
+    def _wait(self) -> None:
+        try:
+            status = self.container.wait()
+            self._exit = int(status.get("StatusCode", -1))
+        except Exception:  # noqa: BLE001 - removed under us
+            self._exit = -1
+        self._exited.set()
+
+    def poll(self) -> int | None:
+        return self._exit if self._exited.is_set() else None
+
+    def wait(self, timeout: float | None = None) -> int | None:
+        self._exited.wait(timeout)
+        return self.poll()
+
+    def stop(self) -> None:
+        with self._lock:
+            if self._stopped:
+                return
+            self._stopped = True
+        if not self._exited.is_set():
+            try:  # docker: SIGTERM, then SIGKILL after the grace period
+                self.container.stop(timeout=max(1, math.ceil(self.limits.stop_grace)))
+            except Exception:  # noqa: BLE001
+                self._kill()
+        if not self._exited.wait(10.0):
+            self._kill()
+            self._exited.wait(10.0)
+        self.log.join(5.0)
+        try:
+            self.container.reload()
+            if self.container.attrs.get("State", {}).get("OOMKilled"):
+                self.violations.append("killed at the memory limit (OOM)")
+        except Exception:  # noqa: BLE001, S110
+            pass
+
+    def _kill(self) -> None:
+        try:
+            self.container.kill()
+        except Exception:  # noqa: BLE001, S110 - already stopped
+            pass
+
+    def cleanup(self) -> None:
+        self.stop()
+        with self._lock:
+            if self._removed:
+                return
+            self._removed = True
+        try:
+            self.container.remove(force=True)
+        except Exception:  # noqa: BLE001, S110 - already removed
+            pass
 
 
 def launch_docker(bot: BotSpec, env: dict[str, str], socket_dir: str, log_path: str,
-                  limits: object, match_id: str) -> BotHandle:
-    raise SandboxError("the docker level is not implemented yet")
+                  limits: Limits, match_id: str) -> DockerHandle:
+    """Start the bot's container (see module docstring)."""
+    import docker.errors
+    from docker.types import LogConfig, Ulimit
+
+    _cleanup_once()
+    image = _ensure_image(bot)
+    open_socket_to(socket_dir, env.get("ARENA_ADDRESS", ""))
+    Path(log_path).parent.mkdir(parents=True, exist_ok=True)
+    environment = {"ARENA_SANDBOX": "docker", "HOME": "/tmp", "TMPDIR": "/tmp",
+                   "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"} | dict(env)
+    fsize = limits.file_size_mb * _MB
+    cpu = max(1, int(limits.cpu_seconds))
+    try:
+        container = client().containers.run(
+            image, command=list(bot.run) or None, detach=True, init=True,
+            network_mode="none", read_only=True,
+            tmpfs={"/tmp": f"size={limits.tmpfs_mb}m,mode=1777,nosuid,nodev"},
+            mem_limit=f"{limits.memory_mb}m", memswap_limit=f"{limits.memory_mb}m",
+            nano_cpus=int(limits.cpus * 1e9), pids_limit=limits.pids,
+            user=BOT_USER, cap_drop=["ALL"], security_opt=["no-new-privileges"],
+            ipc_mode="none", working_dir="/bot", environment=environment,
+            volumes={bot.path: {"bind": "/bot", "mode": "ro"},
+                     socket_dir: {"bind": socket_dir, "mode": "rw"}},
+            labels={LABEL: "1", "arena.match": match_id, "arena.owner": owner_label(),
+                    "arena.seat_bot": bot.label},
+            ulimits=[Ulimit(name="nofile", soft=limits.open_files, hard=limits.open_files),
+                     Ulimit(name="fsize", soft=fsize, hard=fsize),
+                     Ulimit(name="cpu", soft=cpu, hard=cpu + 1),
+                     Ulimit(name="core", soft=0, hard=0)],
+            # The daemon's own copy of the log is capped too (a spammer must not fill its disk).
+            log_config=LogConfig(type="json-file",
+                                 config={"max-size": str(max(limits.log_bytes, 65536)),
+                                         "max-file": "1"}),
+        )
+    except docker.errors.DockerException as exc:
+        raise SandboxError(f"{bot.label}: docker could not start {image!r}: {exc}") from None
+    return DockerHandle(container, log_path, limits)

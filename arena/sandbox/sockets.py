@@ -23,8 +23,7 @@ def open_socket_to(socket_dir: str, address: str) -> None:
         return
     if address.startswith("unix:"):
         path = address[len("unix:"):]
-        if path.startswith("//"):
-            path = path[2:]
+        path = path.removeprefix("//")
         try:
             if stat.S_ISSOCK(os.stat(path).st_mode):
                 os.chmod(path, 0o666)
