@@ -38,7 +38,7 @@ from typing import Any
 from google.protobuf.message import DecodeError
 
 from arena.game import Rules, new_game
-from arena.game.actions import Action, Pass
+from arena.game.actions import Action, Bid, Pass, Play
 from arena.referee import events
 from arena.referee.launch import start_bot
 from arena.referee.replay import REPLAY_VERSION, ReplayWriter
@@ -52,6 +52,10 @@ from arena.wire.codec import pb
 log = logging.getLogger("arena.referee")
 
 PROTOCOL_VERSION = 1
+
+
+# Actions whose text is public and that reveal nothing private to anyone.
+_QUIET = (Bid, Pass, Play)
 
 
 class MatchSetupError(ValueError):
@@ -209,10 +213,18 @@ class _Match:
 
     # ------------------------------------------------------------------ messages
 
+    async def _flush(self, seat: Seat) -> None:
+        """Send the seat's pending events as separate messages (before a
+        message that is not a decision request)."""
+        pending, seat.pending = seat.pending, []
+        for ev in pending:
+            await seat.send(pb.RefereeMessage(event=ev).SerializeToString())
+
     async def _broadcast(self, msg: pb.RefereeMessage) -> None:
         data = msg.SerializeToString()
         for seat in self.seats:
             if seat.playing:
+                await self._flush(seat)
                 await seat.send(data)
 
     async def _send_match_start(self) -> None:
@@ -237,6 +249,7 @@ class _Match:
         data = pb.RefereeMessage(match_end=end).SerializeToString()
         for seat in self.seats:
             if seat.alive:
+                await self._flush(seat)
                 await seat.send(data)
 
     # ------------------------------------------------------------------ the game
@@ -244,37 +257,59 @@ class _Match:
     def _observe(self, game: Any) -> list[dict[str, Any] | None]:
         return [game.observation(s.index).to_dict() if s.playing else None for s in self.seats]
 
+    def _observe_after(self, game: Any, action: Action, before: dict[str, Any] | None,
+                       obs: list[dict[str, Any] | None]) -> list[dict[str, Any] | None]:
+        """Observations after `action`. Always fresh for the seat to act next.
+        A bid, pass or play that leaves the deal and phase unchanged tells no
+        seat anything private (RULES.md §6: such actions are public), so the
+        other seats' views are then not rebuilt: their events come from the
+        public action alone, and what they would compare (deal, talon) has
+        not changed."""
+        nxt = game.to_act
+        if (nxt is not None and before is not None and self.seats[nxt].playing
+                and isinstance(action, _QUIET)):
+            probe = game.observation(nxt).to_dict()
+            if probe["phase"] == before["phase"] and probe["deal_number"] == before["deal_number"]:
+                out = list(obs)
+                out[nxt] = probe
+                return out
+        return self._observe(game)
+
     async def _play(self) -> Any:
         game = new_game(self.rules, seed=self.spec.seed)
         obs = self._observe(game)
+        # Events wait in seat.pending and ride with the seat's next message
+        # (DecisionRequest.events, or sent just before a deal result / match end).
         for seat, o in zip(self.seats, obs):
             if o is not None:
-                for ev in events.after_events({}, o):
-                    await seat.send(pb.RefereeMessage(event=ev).SerializeToString())
+                seat.pending.extend(events.after_events({}, o))
         n_deals = 0
         while not game.is_over:
             actor = game.to_act
             legal = game.legal_actions()
             seat = self.seats[actor]
-            before_obs = obs[actor]
+            # Fresh: computed when this seat became the one to act.
+            before_obs = obs[actor] if seat.playing else None
             action, fault, line, elapsed = await self._decide(seat, before_obs, legal)
+            # The trick's cards and winner are public facts, the same from any
+            # seat's view: take them from the actor's view before the action.
+            ref = before_obs
+            if ref is None and isinstance(action, Play):
+                ref = game.observation(actor).to_dict()
+            trick = events.completed_trick(ref, actor, action) if ref is not None else None
+            deal_number = game.observation(actor).deal_number if ref is None else ref["deal_number"]
             game = game.apply(action)
             self.replay.write({
-                "type": "action", "n": self.n_actions, "deal": (before_obs or {}).get("deal_number"),
+                "type": "action", "n": self.n_actions, "deal": deal_number,
                 "seat": actor, "action": str(action), "time": round(elapsed, 6),
                 "fault": fault, "note": line,
             })
             self.n_actions += 1
-            new_obs = self._observe(game)
-            # The trick's cards and winner are public facts: compute them once
-            # from the actor's view (any seat's view of the trick is the same).
-            ref = next((o for o in obs if o is not None), None)
-            trick = events.completed_trick(ref, actor, action) if ref is not None else None
+            new_obs = self._observe_after(game, action, before_obs, obs)
             for s, before, after in zip(self.seats, obs, new_obs):
                 if before is None or after is None or not s.playing:
                     continue
-                for ev in events.seat_events(before, after, s.index, actor, action, trick):
-                    await s.send(pb.RefereeMessage(event=ev).SerializeToString())
+                s.pending.extend(events.seat_events(before, after, s.index, actor, action, trick))
             deals = game.deals
             while n_deals < len(deals):
                 summary = _deal_summary(deals[n_deals], len(self.deals) + 1)
@@ -285,8 +320,7 @@ class _Match:
             for s, before, after in zip(self.seats, obs, new_obs):
                 if before is None or after is None or not s.playing:
                     continue
-                for ev in events.after_events(before, after):
-                    await s.send(pb.RefereeMessage(event=ev).SerializeToString())
+                s.pending.extend(events.after_events(before, after))
             obs = new_obs
         return game
 
@@ -307,6 +341,8 @@ class _Match:
             legal_texts=[str(a) for a in legal], time_limit_s=limit, bank_left_s=seat.bank,
         )
         codec.observation_to_pb(obs, request.observation)
+        request.events.extend(seat.pending)
+        seat.pending.clear()
         data = pb.RefereeMessage(decision=request).SerializeToString()
         t0 = time.monotonic()
         deadline = t0 + limit

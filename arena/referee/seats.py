@@ -17,6 +17,7 @@ from typing import Protocol
 from arena.referee.spec import FAULT_KINDS, FaultPolicy, TimeControl
 from arena.sandbox.api import BotHandle
 from arena.sandbox.botfile import BotSpec
+from arena.wire.codec import pb
 
 log = logging.getLogger("arena.referee")
 
@@ -44,6 +45,7 @@ class Seat:
     connected: asyncio.Event = field(default_factory=asyncio.Event)
     released: asyncio.Event = field(default_factory=asyncio.Event)  # match over: end the stream
     writer: StreamWriter | None = None
+    pending: list[pb.Event] = field(default_factory=list)   # events not sent yet, in order
     claimed: bool = False
     alive: bool = False              # stream open and writable
     handle: BotHandle | None = None

@@ -28,16 +28,36 @@ class Observation:
     """
 
     def __init__(self, request: pb.DecisionRequest) -> None:
+        self.request = request          # the raw DecisionRequest message
         self.seq: int = request.seq
-        self.data: dict[str, Any] = codec.observation_from_pb(request.observation)
-        self.legal_actions: list[Action] = [codec.action_from_pb(a) for a in request.legal_actions]
-        self.legal_texts: list[str] = list(request.legal_texts)
         self.time_limit_s: float = request.time_limit_s
         self.bank_left_s: float = request.bank_left_s
+        self._data: dict[str, Any] | None = None
+        self._legal: list[Action] | None = None
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The observation as the engine's `Observation.to_dict()` (built on first use)."""
+        if self._data is None:
+            self._data = codec.observation_from_pb(self.request.observation)
+        return self._data
+
+    @property
+    def legal_actions(self) -> list[Action]:
+        """The legal actions as engine values, in the engine's sorted order."""
+        if self._legal is None:
+            self._legal = [codec.action_from_pb(a) for a in self.request.legal_actions]
+        return self._legal
+
+    @property
+    def legal_texts(self) -> list[str]:
+        return list(self.request.legal_texts)
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
         try:
-            return self.__dict__["data"][name]
+            return self.data[name]
         except KeyError:
             raise AttributeError(f"observation has no field {name!r}") from None
 
@@ -114,6 +134,8 @@ def run(
             for msg in play(requests()):
                 body = msg.WhichOneof("body")
                 if body == "decision":
+                    for event in msg.decision.events:  # events delivered with the request
+                        bot.on_event(event)
                     obs = Observation(msg.decision)
                     try:
                         choice = bot.act(obs)

@@ -9,9 +9,10 @@ knows both sides).
     rules_to_pb(preset, options) -> pb.Rules   # option values as text ("true", "1000", "suit")
     rules_options_from_pb(msg) -> dict         # text values back to bool/int/str
 
-Observation dicts parse with `json_format.ParseDict` and unknown keys are an
-error: the proto's Observation mirrors the engine's `to_dict()` field for
-field, and tests/wire checks that on random games of every preset.
+Observation dicts fill the message field by field (as `json_format.ParseDict`
+would, faster) and unknown keys are an error: the proto's Observation mirrors
+the engine's `to_dict()` field for field, and tests/wire checks that on
+random games of every preset.
 """
 
 from __future__ import annotations
@@ -65,10 +66,58 @@ def reply_to_action(reply: pb.Reply) -> Action:
 
 
 def observation_to_pb(obs: Mapping[str, Any], into: pb.Observation | None = None) -> pb.Observation:
-    """Parse an `Observation.to_dict()` into the message (into `into` if given)."""
+    """Fill the message (a new one, or `into`) from an `Observation.to_dict()`.
+
+    Same result as `json_format.ParseDict` (a test checks that), several
+    times faster: it runs once per decision. None means "unset"; an unknown
+    key or a value of the wrong type raises ObservationError."""
     msg = pb.Observation() if into is None else into
-    json_format.ParseDict(obs, msg, ignore_unknown_fields=False)
+    try:
+        _fill(msg, obs)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ObservationError(f"observation does not fit arena.v1.Observation: {exc!r}") from None
     return msg
+
+
+class ObservationError(ValueError):
+    """An observation dict that does not match the protobuf Observation."""
+
+
+_SCALAR, _MESSAGE, _REPEATED_SCALAR, _REPEATED_MESSAGE = range(4)
+_LAYOUTS: dict[str, dict[str, int]] = {}
+
+
+def _layout(msg: Any) -> dict[str, int]:
+    desc = msg.DESCRIPTOR
+    layout = _LAYOUTS.get(desc.full_name)
+    if layout is None:
+        layout = {}
+        for f in desc.fields:
+            is_msg = f.message_type is not None
+            layout[f.name] = (_REPEATED_MESSAGE if is_msg else _REPEATED_SCALAR) if f.is_repeated \
+                else (_MESSAGE if is_msg else _SCALAR)
+        _LAYOUTS[desc.full_name] = layout
+    return layout
+
+
+def _fill(msg: Any, data: Mapping[str, Any]) -> None:
+    layout = _layout(msg)
+    for key, value in data.items():
+        kind = layout.get(key)
+        if kind is None:
+            raise KeyError(f"no field {key!r} in {msg.DESCRIPTOR.full_name}")
+        if value is None:
+            continue
+        if kind == _SCALAR:
+            setattr(msg, key, value)
+        elif kind == _REPEATED_SCALAR:
+            getattr(msg, key).extend(value)
+        elif kind == _MESSAGE:
+            _fill(getattr(msg, key), value)
+        else:
+            field = getattr(msg, key)
+            for item in value:
+                _fill(field.add(), item)
 
 
 def observation_from_pb(msg: pb.Observation) -> dict[str, Any]:

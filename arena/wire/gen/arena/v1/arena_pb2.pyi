@@ -126,20 +126,22 @@ class MatchStart(_message.Message):
     def __init__(self, protocol_version: _Optional[int] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., rules: _Optional[_Union[Rules, _Mapping]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
-    __slots__ = ("seq", "observation", "legal_actions", "legal_texts", "time_limit_s", "bank_left_s")
+    __slots__ = ("seq", "observation", "legal_actions", "legal_texts", "time_limit_s", "bank_left_s", "events")
     SEQ_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_FIELD_NUMBER: _ClassVar[int]
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     LEGAL_TEXTS_FIELD_NUMBER: _ClassVar[int]
     TIME_LIMIT_S_FIELD_NUMBER: _ClassVar[int]
     BANK_LEFT_S_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     seq: int
     observation: Observation
     legal_actions: _containers.RepeatedCompositeFieldContainer[Action]
     legal_texts: _containers.RepeatedScalarFieldContainer[str]
     time_limit_s: float
     bank_left_s: float
-    def __init__(self, seq: _Optional[int] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., legal_texts: _Optional[_Iterable[str]] = ..., time_limit_s: _Optional[float] = ..., bank_left_s: _Optional[float] = ...) -> None: ...
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    def __init__(self, seq: _Optional[int] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., legal_texts: _Optional[_Iterable[str]] = ..., time_limit_s: _Optional[float] = ..., bank_left_s: _Optional[float] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ...) -> None: ...
 
 class Event(_message.Message):
     __slots__ = ("deal_number", "seat", "kind", "action", "cards", "text")
