@@ -8,7 +8,12 @@ replay.py (the JSON Lines replay and re-playing it), spec.py (the values).
 """
 
 from arena.referee.spec import (
-    DealSummary, FaultPolicy, MatchResult, MatchSpec, SeatResult, TimeControl,
+    DealSummary,
+    FaultPolicy,
+    MatchResult,
+    MatchSpec,
+    SeatResult,
+    TimeControl,
 )
 
 

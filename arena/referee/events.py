@@ -52,15 +52,12 @@ def action_event(actor: int, action: Action, viewer: int, after: Obs, deal_numbe
 def trick_winner(cards: Sequence[tuple[int, Card]], trump: str) -> int:
     """The seat that wins a complete trick (RULES.md §1 Play): the highest
     trump, else the highest card of the led suit."""
-    led = cards[0][1].suit
     best_seat, best = cards[0]
     for seat, card in cards[1:]:
-        if str(card.suit) == trump and str(best.suit) != trump:
+        trumps_it = str(card.suit) == trump and str(best.suit) != trump
+        beats_it = card.suit == best.suit and card.rank.strength > best.rank.strength
+        if trumps_it or beats_it:
             best_seat, best = seat, card
-        elif card.suit == best.suit and card.rank.strength > best.rank.strength:
-            best_seat, best = seat, card
-        elif card.suit != led and str(card.suit) != trump:
-            continue
     return best_seat
 
 

@@ -286,6 +286,7 @@ class _Match:
         n_deals = 0
         while not game.is_over:
             actor = game.to_act
+            assert actor is not None  # a game that is not over has a seat to act
             legal = game.legal_actions()
             seat = self.seats[actor]
             # Fresh: computed when this seat became the one to act.

@@ -27,11 +27,11 @@ from typing import Any
 # grpc when it is first imported, hence before the import.
 os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
 
-import grpc  # noqa: E402
-from google.protobuf.message import DecodeError  # noqa: E402
+import grpc
+from google.protobuf.message import DecodeError
 
-from arena.referee.seats import DISCONNECTED, Seat  # noqa: E402
-from arena.wire.gen.arena.v1 import arena_pb2 as pb  # noqa: E402
+from arena.referee.seats import DISCONNECTED, Seat
+from arena.wire.gen.arena.v1 import arena_pb2 as pb
 
 log = logging.getLogger("arena.referee")
 
@@ -61,21 +61,21 @@ class RefereeService:
             first = await context.read()
         except Exception:  # noqa: BLE001 - a broken stream before Hello: nothing to do
             return
-        if first is grpc.aio.EOF:
+        if not isinstance(first, bytes):  # grpc.aio.EOF: closed before saying anything
             return
-        seat, reason = self._claim(first)  # type: ignore[arg-type]
+        seat, reason = self._claim(first)
         if seat is None:
             await self._refuse(context, reason)
             return
-        seat.writer = context  # type: ignore[assignment]
+        seat.writer = context
         seat.alive = True
         seat.connected.set()
         try:
             while True:
                 data = await context.read()
-                if data is grpc.aio.EOF:
+                if not isinstance(data, bytes):  # grpc.aio.EOF
                     break
-                seat.inbox.put_nowait(data)  # type: ignore[arg-type]
+                seat.inbox.put_nowait(data)
             # The bot closed its side: it will send nothing more.
             seat.alive = False
             seat.inbox.put_nowait(DISCONNECTED)
@@ -111,8 +111,8 @@ class RefereeService:
         self.refusals.append(Refusal(reason, None))
         try:
             await context.write(pb.RefereeMessage(refused=reason).SerializeToString())
-        except Exception:  # noqa: BLE001 - the refused peer may already be gone
-            pass
+        except Exception as exc:  # noqa: BLE001 - the refused peer may already be gone
+            log.info("could not tell a refused peer why: %s", exc)
         context.set_code(grpc.StatusCode.PERMISSION_DENIED)
         context.set_details(reason)
 

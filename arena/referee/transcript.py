@@ -66,15 +66,15 @@ def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
     yield f"match {h.get('match_id')}  seed {h.get('seed')}  rules {h['rules'].get('preset')}  [{bots}]"
     yield f"view: {'all seats' if seat is None else f'seat {seat}'}"
     deals = {int(d["deal_number"]): d for d in replay.deals}
-    current = None
+    current: int | None = None
     states = list(replay_states(replay))
     for i, (game, rec) in enumerate(states):
         viewers = range(len(h.get("bots", ()))) if seat is None else [seat]
         obs = {v: game.observation(v).to_dict() for v in viewers}
         any_obs = next(iter(obs.values()))
-        number = any_obs.get("deal_number")
+        number = int(any_obs["deal_number"])
         if number != current:
-            if current in deals:
+            if current is not None and current in deals:
                 yield _deal_result(deals[current])
             current = number
             yield ""
@@ -86,7 +86,7 @@ def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
         after = states[i + 1][0].observation(seat).to_dict() if seat is not None else None
         fault = f"   [fault: {rec['fault']}: {rec.get('note', '')}]" if rec.get("fault") else ""
         yield f"   seat {rec['seat']}: {_shown(rec, seat, after)}{fault}"
-    if current in deals:
+    if current is not None and current in deals:
         yield _deal_result(deals[current])
     if replay.result is not None:
         r = replay.result
@@ -95,5 +95,6 @@ def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
 
 
 def _deal_result(d: dict[str, Any]) -> str:
-    return "   => " + deal_line(DealSummary(**{k: (tuple(v) if isinstance(v, list) else v)
-                                             for k, v in d.items() if k != "type"}))
+    fields: dict[str, Any] = {k: (tuple(v) if isinstance(v, list) else v)
+                              for k, v in d.items() if k != "type"}
+    return "   => " + deal_line(DealSummary(**fields))

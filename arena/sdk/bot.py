@@ -159,8 +159,8 @@ def run(
                     status = 1
                     break
         except grpc.RpcError as exc:
-            if exc.code() not in (grpc.StatusCode.CANCELLED,):  # type: ignore[attr-defined]
-                print(f"arena.sdk: stream ended: {exc.code()}", file=sys.stderr)  # type: ignore[attr-defined]
+            if exc.code() not in (grpc.StatusCode.CANCELLED,):
+                print(f"arena.sdk: stream ended: {exc.code()}", file=sys.stderr)
                 status = 1
         finally:
             outbox.put(None)

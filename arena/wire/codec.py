@@ -22,12 +22,25 @@ from typing import Any
 
 from google.protobuf import json_format
 
-from arena.game.actions import Action, ActionSyntaxError, action_from_fields, parse_action, to_fields
+from arena.game.actions import (
+    Action,
+    ActionSyntaxError,
+    action_from_fields,
+    parse_action,
+    to_fields,
+)
 from arena.wire.gen.arena.v1 import arena_pb2 as pb
 
 __all__ = [
-    "pb", "action_to_pb", "action_from_pb", "reply_to_action", "observation_to_pb",
-    "observation_from_pb", "rules_to_pb", "rules_options_from_pb", "option_text",
+    "action_from_pb",
+    "action_to_pb",
+    "observation_from_pb",
+    "observation_to_pb",
+    "option_text",
+    "pb",
+    "reply_to_action",
+    "rules_options_from_pb",
+    "rules_to_pb",
 ]
 
 _ACTION_CACHE: dict[Action, pb.Action] = {}

@@ -5,8 +5,21 @@ from __future__ import annotations
 import pytest
 
 from arena.game.actions import (
-    Action, ActionSyntaxError, Bid, Blind, Concede, Contract, Discard, Give, Guess, Lottery, Pass,
-    Pick, Play, Redeal, Take,
+    Action,
+    ActionSyntaxError,
+    Bid,
+    Blind,
+    Concede,
+    Contract,
+    Discard,
+    Give,
+    Guess,
+    Lottery,
+    Pass,
+    Pick,
+    Play,
+    Redeal,
+    Take,
 )
 from arena.game.cards import Card
 from arena.wire import codec
