@@ -13,6 +13,7 @@ from typing import Any
 
 from arena.game import parse_action
 from arena.game.actions import Discard, Give
+from arena.referee.events import completed_trick
 from arena.referee.replay import Replay, replay_states
 from arena.referee.spec import DealSummary, MatchResult
 
@@ -62,30 +63,42 @@ def _shown(rec: dict[str, Any], viewer: int | None, after_obs: dict[str, Any] | 
 
 def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
     h = replay.header
+    n = len(h.get("bots", ()))
     bots = ", ".join(f"{b['seat']}: {b['name']}@{b['version']}" for b in h.get("bots", ()))
     yield f"match {h.get('match_id')}  seed {h.get('seed')}  rules {h['rules'].get('preset')}  [{bots}]"
     yield f"view: {'all seats' if seat is None else f'seat {seat}'}"
     deals = {int(d["deal_number"]): d for d in replay.deals}
+    viewers = list(range(n)) if seat is None else [seat]
     current: int | None = None
+    talon_shown: list[str] = []
     states = list(replay_states(replay))
     for i, (game, rec) in enumerate(states):
-        viewers = range(len(h.get("bots", ()))) if seat is None else [seat]
         obs = {v: game.observation(v).to_dict() for v in viewers}
-        any_obs = next(iter(obs.values()))
-        number = int(any_obs["deal_number"])
+        first = obs[viewers[0]]
+        number = int(first["deal_number"])
         if number != current:
             if current is not None and current in deals:
                 yield _deal_result(deals[current])
             current = number
+            talon_shown = []
             yield ""
-            yield f"== deal {number}, dealer {any_obs.get('dealer')}"
+            yield f"== deal {number}, dealer {first.get('dealer')}"
             for v, o in obs.items():
                 yield f"   seat {v} hand: {' '.join(o.get('hand') or ()) or '(not seen)'}"
+        # The talon as soon as a viewer knows it (the declarer's view when showing all).
+        talon = next((list(o["talon"]) for o in obs.values() if o.get("talon")), [])
+        if talon and talon != talon_shown:
+            talon_shown = talon
+            yield f"   talon: {' '.join(talon)}"
         if rec is None:
             break
         after = states[i + 1][0].observation(seat).to_dict() if seat is not None else None
         fault = f"   [fault: {rec['fault']}: {rec.get('note', '')}]" if rec.get("fault") else ""
         yield f"   seat {rec['seat']}: {_shown(rec, seat, after)}{fault}"
+        trick = completed_trick(first, int(rec["seat"]), parse_action(str(rec["action"])))
+        if trick is not None:
+            points = sum(c.rank.points for _, c in trick[0])
+            yield f"      trick to seat {trick[1]} ({points} points)"
     if current is not None and current in deals:
         yield _deal_result(deals[current])
     if replay.result is not None:

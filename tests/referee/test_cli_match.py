@@ -1,0 +1,63 @@
+"""`arena play` and `arena replay show`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli import app
+
+ROOT = Path(__file__).resolve().parents[2]
+RANDOM = str(ROOT / "sample_bots" / "random")
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["play", "no/such/bot", RANDOM, RANDOM], "not a bot folder"),
+    (["play", RANDOM, RANDOM, RANDOM, "--rules", "klondike"], "unknown rules preset 'klondike'"),
+    (["play", RANDOM, RANDOM, RANDOM, "--option", "target"], "expected NAME=VALUE"),
+    (["play", RANDOM, RANDOM, RANDOM, "--option", "colour=blue"], "colour"),
+    (["play", RANDOM, RANDOM], "3 players"),
+    (["play", RANDOM, RANDOM, RANDOM, "--sandbox", "vm"], "--sandbox 'vm'"),
+    (["replay", "show", "no-such-replay.jsonl"], "cannot read replay"),
+])
+def test_bad_input_is_one_clear_line_and_exit_2(args: list[str], message: str) -> None:
+    code, out, err = _run(*args)
+    assert code == 2
+    assert message in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err + out
+
+
+def test_broken_bot_toml_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "bot.toml").write_text('name = "x"\nversion = "1"\nlanguage = "py"\ncolour = 3\n')
+    code, _, err = _run("play", str(tmp_path), RANDOM, RANDOM)
+    assert code == 2 and "unknown key 'colour'" in err
+
+
+@pytest.mark.slow
+def test_play_then_show_the_replay(tmp_path: Path) -> None:
+    replay = tmp_path / "m.jsonl"
+    code, out, err = _run("play", RANDOM, RANDOM, RANDOM, "--seed", "9", "--sandbox", "process",
+                          "--option", "max_deals=3", "--replay", str(replay), "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["seed"] == 9 and len(result["deals"]) == 3 and result["reason"] == "max_deals"
+    assert [s["status"] for s in result["seats"]] == ["ok", "ok", "ok"]
+
+    code, out, err = _run("replay", "show", str(replay), "--seat", "2")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[1] == "view: seat 2"
+    assert sum(line.startswith("== deal ") for line in lines) == 3
+    assert sum("hand:" in line for line in lines) == 3          # only seat 2's hands
+    assert lines[-1].startswith("result: totals ")
+
+    code, out, _ = _run("replay", "show", str(replay))
+    assert code == 0 and sum("hand:" in line for line in out.splitlines()) == 9
