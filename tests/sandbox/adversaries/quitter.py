@@ -1,0 +1,6 @@
+"""Exits at once, before connecting."""
+
+from adversary import report
+
+report("quit", "exiting at once")
+raise SystemExit(0)

@@ -1,0 +1,291 @@
+"""The adversarial suite: real bots that play legally but also attack, in
+whole matches against two random bots, at every sandbox level available.
+
+For each: the match completes, the other seats play unharmed, nothing of
+the bots is left running, and under bwrap and docker the attack itself
+fails, as the attacking bot reports on its own log ("ATTACK ...")."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from arena.referee import MatchResult, MatchSpec, TimeControl, run_match
+from arena.sandbox.api import Limits
+from arena.sandbox.botfile import BotSpec, load_bot
+
+from .conftest import level_params
+
+pytestmark = pytest.mark.slow
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+STRONG = ("bwrap", "docker")  # levels where every attack must fail
+
+
+@dataclass
+class Played:
+    result: MatchResult
+    log: str                # the adversary's own log
+    level: str
+    listener_hits: int
+
+    @property
+    def attacker(self):  # type: ignore[no-untyped-def]
+        return self.result.seats[0]
+
+    def attacks(self, what: str) -> list[str]:
+        return re.findall(rf"^ATTACK {re.escape(what)}: (.*)$", self.log, re.M)
+
+
+class Listener:
+    """A TCP listener on 127.0.0.1 that counts connections (the network attack's target)."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.hits = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            self.hits += 1
+            conn.close()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.sock.close()
+
+
+@pytest.fixture
+def listener() -> Iterator[Listener]:
+    lst = Listener()
+    yield lst
+    lst.close()
+
+
+def leftovers(root: Path) -> list[str]:
+    """Processes and containers still tied to this test's folder."""
+    needle = str(root).encode()
+    found: list[str] = []
+    for pid in (p for p in os.listdir("/proc") if p.isdigit() and int(p) != os.getpid()):
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+            cwd = os.readlink(f"/proc/{pid}/cwd").encode()
+        except OSError:
+            continue
+        if needle in cmd or cwd.startswith(needle):
+            found.append(f"pid {pid}: {cmd.replace(bytes(1), b' ')[:120]!r}")
+    from arena.sandbox import docker_level
+
+    if docker_level.engine_reachable():
+        for c in docker_level.client().containers.list(all=True, filters={"label": "arena.bot=1"}):
+            if any(m.get("Source", "").startswith(str(root)) for m in c.attrs.get("Mounts", [])):
+                found.append(f"container {c.short_id} ({c.status})")
+    return found
+
+
+def adversary(root: Path, attack: str, config: dict[str, object]) -> BotSpec:
+    folder = root / "bots" / attack
+    folder.mkdir(parents=True)
+    shutil.copy(HERE / "adversaries" / "adversary.py", folder / "adversary.py")
+    shutil.copy(HERE / "adversaries" / f"{attack}.py", folder / "bot.py")
+    (folder / "attack.json").write_text(json.dumps(config))
+    (folder / "bot.toml").write_text(
+        f'name = "{attack.replace("_", "-")}"\nversion = "1"\nlanguage = "python"\n'
+        'run = "python3 bot.py"\nimage = "arena-python:1"\n')
+    return load_bot(folder)
+
+
+def random_bot(root: Path) -> BotSpec:
+    folder = root / "bots" / "random"
+    shutil.copytree(ROOT / "sample_bots" / "random", folder,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return load_bot(folder)
+
+
+def play(root: Path, level: str, attack: str, listener: Listener | None = None,
+         extra: dict[str, object] | None = None) -> Played:
+    root.mkdir(parents=True, exist_ok=True)
+    os.chmod(root, 0o755)
+    other = random_bot(root)
+    work = root / "work"
+    work.mkdir()
+    match_id = f"adv-{attack}"
+    config: dict[str, object] = {
+        "tcp_port": listener.port if listener else 0,
+        "referee_pid": os.getpid(),
+        "read": {
+            "other bot": str(Path(other.path) / "bot.py"),
+            "other bot folder": other.path,
+            "replay": str(root / "replay.jsonl"),
+            "referee work dir": str(work),
+            "other seat log": str(work / f"{match_id}-seat1-random.log"),
+        },
+    } | (extra or {})
+    bot = adversary(root, attack, config)
+    spec = MatchSpec(
+        match_id=match_id, bots=(bot, other, other), seed=3, sandbox=level,
+        rules_options=(("max_deals", 2),), replay_path=str(root / "replay.jsonl"),
+        work_dir=str(work),
+        time_control=TimeControl(per_move=3.0, bank=6.0, increment=0.1, startup=120.0),
+    )
+    result = run_match(spec)
+    log_path = result.seats[0].log_path
+    log = Path(log_path).read_text(errors="replace") if log_path else ""
+    left = leftovers(root)
+    assert left == [], f"left behind: {left}"
+    return Played(result, log, level, listener.hits if listener else 0)
+
+
+def assert_others_unharmed(p: Played) -> None:
+    for seat in p.result.seats[1:]:
+        assert seat.status == "ok", (seat, p.result)
+        assert all(n == 0 for _, n in seat.faults), seat
+        assert seat.decisions > 0
+        assert seat.sandbox == p.level
+    assert p.result.reason in ("complete", "max_deals", "forfeit")
+
+
+def fault_count(p: Played) -> int:
+    return sum(n for _, n in p.attacker.faults)
+
+
+# -- resource attacks --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", level_params())
+def test_memory_hog_dies_alone(tmp_path: Path, level: str) -> None:
+    p = play(tmp_path, level, "memory_hog")
+    assert_others_unharmed(p)
+    assert p.attacks("memory"), p.log[-2000:]          # it did try
+    assert p.attacker.status == "forfeit" or fault_count(p) > 0
+    held = [int(m) for r in p.attacks("memory") for m in re.findall(r"holding (\d+) MB", r)]
+    assert max(held, default=0) <= Limits().memory_mb  # never got past the limit
+
+
+@pytest.mark.parametrize("level", level_params())
+def test_fork_bomb_is_refused_or_killed(tmp_path: Path, level: str) -> None:
+    p = play(tmp_path, level, "fork_bomb")
+    assert_others_unharmed(p)
+    results = p.attacks("fork")
+    if level in STRONG:
+        assert results and results[0].startswith("refused after"), p.log[-2000:]
+        assert int(results[0].split()[2].rstrip(":")) < Limits().pids
+    else:  # process level: refused by a cgroup where one can be made, else killed
+        assert (results and results[0].startswith("refused")) or p.attacker.status == "forfeit"
+
+
+@pytest.mark.parametrize("level", level_params())
+def test_cpu_burner_does_not_hurt_the_others(tmp_path: Path, level: str) -> None:
+    p = play(tmp_path, level, "cpu_burner")
+    assert_others_unharmed(p)
+    assert p.attacks("cpu") == ["burning in a thread and a child process"]
+
+
+@pytest.mark.parametrize("level", level_params())
+def test_output_and_disk_flood_are_capped(tmp_path: Path, level: str) -> None:
+    p = play(tmp_path, level, "output_flood")
+    pids = re.findall(r"ATTACK start: pid (\d+)", p.log)
+    try:
+        assert_others_unharmed(p)
+        assert len(p.log.encode()) <= Limits().log_bytes + 200
+        assert "log truncated" in p.log
+        tmp_result = p.attacks("disk tmp")[0]
+        own = p.attacks("disk own folder")[0]
+        assert tmp_result.startswith("stopped"), tmp_result
+        if level in STRONG:
+            assert int(tmp_result.split()[2]) <= Limits().tmpfs_mb
+            assert "EROFS" in own or "EACCES" in own, own
+        else:
+            assert "EFBIG" in tmp_result  # RLIMIT_FSIZE, one file at a time
+    finally:
+        for pid in pids:  # process level: its files in the host's /tmp
+            for f in Path("/tmp").glob(f"fill-{pid}-*"):
+                f.unlink()
+
+
+# -- reaching out ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", level_params())
+def test_network_is_unreachable(tmp_path: Path, level: str, listener: Listener) -> None:
+    p = play(tmp_path, level, "network_probe", listener)
+    assert_others_unharmed(p)
+    (result,) = p.attacks("tcp")
+    if level in STRONG:
+        assert result.startswith("failed"), result
+        assert p.listener_hits == 0
+    else:
+        assert result == "connected" and p.listener_hits == 1  # process level: not stopped
+
+
+@pytest.mark.parametrize("level", level_params())
+def test_other_files_and_processes_are_invisible(tmp_path: Path, level: str) -> None:
+    p = play(tmp_path, level, "snoop")
+    assert_others_unharmed(p)
+    reads = {k: v for k, v in re.findall(r"^ATTACK read ([^:]+): (.*)$", p.log, re.M)}
+    assert set(reads) >= {"other bot", "other bot folder", "replay", "referee work dir",
+                          "other seat log", "referee cmdline", "referee environ"}, p.log[-2000:]
+    (visible,) = p.attacks("proc")
+    if level in STRONG:
+        assert all(v.startswith("failed") for v in reads.values()), reads
+        assert int(visible.split()[0]) < 20  # its own pid namespace
+    else:
+        assert reads["other bot"].startswith("ok")  # process level: not stopped
+
+
+@pytest.mark.parametrize("level", level_params())
+def test_stolen_tokens_do_not_get_a_seat(tmp_path: Path, level: str) -> None:
+    p = play(tmp_path, level, "token_thief")
+    assert_others_unharmed(p)
+    (found,) = p.attacks("token search")
+    uses = p.attacks("token use")
+    assert uses and all(u not in ("match_start", "decision") for u in uses), uses
+    if level in STRONG:
+        assert found == "found 0 other tokens"
+
+
+# -- misbehaving processes ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", level_params())
+def test_sleeper_times_out(tmp_path: Path, level: str) -> None:
+    p = play(tmp_path, level, "sleeper")
+    assert_others_unharmed(p)
+    assert dict(p.attacker.faults)["timeout"] > 0
+
+
+@pytest.mark.parametrize("level", level_params())
+def test_quitter_crashes(tmp_path: Path, level: str) -> None:
+    p = play(tmp_path, level, "quitter")
+    assert_others_unharmed(p)
+    assert p.attacker.status == "forfeit"
+    assert dict(p.attacker.faults)["crash"] > 0
+    assert p.attacks("quit") == ["exiting at once"]
+
+
+@pytest.mark.parametrize("level", level_params())
+def test_sigterm_ignorer_is_killed_at_the_end(tmp_path: Path, level: str) -> None:
+    p = play(tmp_path, level, "sigterm_ignorer")
+    assert_others_unharmed(p)
+    assert p.attacker.status == "ok"
+    assert "ATTACK sigterm: ignoring SIGTERM" in p.log
