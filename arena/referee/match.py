@@ -14,7 +14,8 @@ Faults (spec.FAULT_KINDS) never raise out of here:
   crash      process exited / stream closed (also: never connected)
   illegal    a well-formed action that is not legal now
   malformed  not a BotMessage, a Hello mid-game, a reply for a future seq,
-             an unparsable action, or a message over server.MESSAGE_LIMIT
+             an unparsable action, a message over server.MESSAGE_LIMIT, or
+             flooding (more than server.INBOX_LIMIT messages that answer nothing)
 A fault plays the seat's default action (`pass` where legal, else the first
 legal action) and counts a strike. Policy "forfeit", or `max_strikes`
 strikes, or any crash makes the seat forfeit: its process is stopped, the
@@ -43,7 +44,9 @@ from arena.referee import events
 from arena.referee.launch import start_bot
 from arena.referee.replay import REPLAY_VERSION, ReplayWriter
 from arena.referee.seats import DISCONNECTED, Seat
-from arena.referee.server import MESSAGE_LIMIT, RefereeService, start_server, stop_server
+from arena.referee.server import (
+    INBOX_LIMIT, MESSAGE_LIMIT, RefereeService, start_server, stop_server,
+)
 from arena.referee.spec import DealSummary, MatchResult, MatchSpec, SeatResult
 from arena.sandbox.api import Limits, SandboxError
 from arena.wire import codec
@@ -368,6 +371,11 @@ class _Match:
                 why = f"exited with status {code}" if code is not None else "closed the stream"
                 return self._faulty(seat, legal, "crash", f"decision {seq}: {why}", elapsed)
             assert isinstance(item, bytes)
+            if seat.stale > INBOX_LIMIT:
+                dropped, seat.stale = seat.stale, 0
+                return self._faulty(seat, legal, "malformed",
+                                    f"decision {seq}: flooded the referee ({dropped} messages "
+                                    "that answer nothing)", elapsed)
             if len(item) > MESSAGE_LIMIT:
                 return self._faulty(seat, legal, "malformed",
                                     f"decision {seq}: message of {len(item)} bytes (limit {MESSAGE_LIMIT})", elapsed)
@@ -380,7 +388,8 @@ class _Match:
                 return self._faulty(seat, legal, "malformed",
                                     f"decision {seq}: expected a Reply, got {msg.WhichOneof('body')}", elapsed)
             if msg.reply.seq < seq:
-                log.info("seat %d: dropped a late reply for seq %d", seat.index, msg.reply.seq)
+                log.debug("seat %d: dropped a late reply for seq %d", seat.index, msg.reply.seq)
+                seat.stale += 1
                 continue
             if msg.reply.seq > seq:
                 return self._faulty(seat, legal, "malformed",

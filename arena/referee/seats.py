@@ -46,6 +46,7 @@ class Seat:
     released: asyncio.Event = field(default_factory=asyncio.Event)  # match over: end the stream
     writer: StreamWriter | None = None
     pending: list[pb.Event] = field(default_factory=list)   # events not sent yet, in order
+    stale: int = 0                   # messages that answered nothing (see server.INBOX_LIMIT)
     claimed: bool = False
     alive: bool = False              # stream open and writable
     handle: BotHandle | None = None

@@ -40,6 +40,10 @@ SERVICE = "arena.v1.Referee"
 MESSAGE_LIMIT = 64 * 1024
 # What gRPC accepts at all; above this the transport drops the stream.
 TRANSPORT_LIMIT = 1024 * 1024
+# Messages a bot may send that answer nothing (stale replies, or unread ones
+# beyond this many queued); more is flooding, a malformed fault. Excess
+# queued messages are dropped so that no bot can grow the referee's memory.
+INBOX_LIMIT = 256
 SEND_LIMIT = 4 * 1024 * 1024
 
 
@@ -75,6 +79,9 @@ class RefereeService:
                 data = await context.read()
                 if not isinstance(data, bytes):  # grpc.aio.EOF
                     break
+                if seat.inbox.qsize() >= INBOX_LIMIT:
+                    seat.stale += 1
+                    continue
                 seat.inbox.put_nowait(data)
             # The bot closed its side: it will send nothing more.
             seat.alive = False

@@ -80,3 +80,19 @@ def test_no_bot_process_outlives_the_match(
     run_match(_spec((random_bot,) * 3, tmp_path, seed=2))
     assert len(pids) == 3
     assert not any(group_alive(p) for p in pids)
+
+
+def test_over_tcp_and_a_flooding_bot_gets_one_malformed_fault(
+    random_bot: BotSpec, tmp_path: Path
+) -> None:
+    from arena.sandbox.botfile import load_bot
+
+    flood = load_bot(Path(__file__).parent / "flood_bot")
+    spec = _spec((random_bot, flood, random_bot), tmp_path, seed=3, transport="tcp")
+    spec = MatchSpec(**{**spec.__dict__, "rules_options": (("max_deals", 2),)})
+    result = run_match(spec)
+    assert [s.status for s in result.seats] == ["ok", "ok", "ok"]
+    assert dict(result.seats[1].faults) == {"timeout": 0, "crash": 0, "illegal": 0, "malformed": 1}
+    assert "flooded" in result.seats[1].fault_log[0]
+    assert all(n == 0 for s in (result.seats[0], result.seats[2]) for _, n in s.faults)
+    assert len(result.deals) == 2
