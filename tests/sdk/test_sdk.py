@@ -1,0 +1,69 @@
+"""arena.sdk: the Observation view, run()'s setup errors, and every hook in a real match."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from arena.game import Rules, new_game
+from arena.referee import MatchSpec, TimeControl, run_match
+from arena.sandbox.botfile import load_bot
+from arena.sdk import Bot, Observation, run
+from arena.wire import codec
+from arena.wire.codec import pb
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _request() -> pb.DecisionRequest:
+    game = new_game(Rules.preset("standard"), seed=1)
+    legal = game.legal_actions()
+    req = pb.DecisionRequest(seq=4, legal_texts=[str(a) for a in legal], time_limit_s=2.5,
+                             bank_left_s=1.5, legal_actions=[codec.action_to_pb(a) for a in legal])
+    codec.observation_to_pb(game.observation(game.to_act).to_dict(), req.observation)
+    return req
+
+
+def test_observation_gives_fields_as_attributes_and_items() -> None:
+    req = _request()
+    obs = Observation(req)
+    assert obs.seq == 4 and obs.time_limit_s == 2.5 and obs.bank_left_s == 1.5
+    assert obs.phase == obs["phase"] == "bidding"
+    assert obs.hand == list(req.observation.hand) and len(obs.hand_cards) == 7
+    assert [str(a) for a in obs.legal_actions] == obs.legal_texts == list(req.legal_texts)
+    assert obs.declarer is None                      # unset optional field
+    with pytest.raises(AttributeError, match="no field 'colour'"):
+        obs.colour  # noqa: B018
+
+
+def test_run_without_the_environment_explains_and_returns_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("ARENA_ADDRESS", raising=False)
+    monkeypatch.delenv("ARENA_TOKEN", raising=False)
+    assert run(Bot()) == 2
+    assert "ARENA_ADDRESS and ARENA_TOKEN" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_every_hook_is_called_in_a_real_match(tmp_path: Path) -> None:
+    hooks = load_bot(Path(__file__).parent / "hook_bot")
+    rnd = load_bot(ROOT / "sample_bots" / "random")
+    result = run_match(MatchSpec(
+        match_id="sdk", bots=(rnd, hooks, rnd), seed=8, rules_options=(("max_deals", 2),),
+        sandbox="process", work_dir=str(tmp_path), time_control=TimeControl(per_move=5.0),
+    ))
+    me = result.seats[1]
+    assert me.status == "ok" and all(n == 0 for _, n in me.faults), me.fault_log
+    report = json.loads(Path(me.log_path).read_text().strip().splitlines()[-1])
+    seen = report["seen"]
+    assert report["seat"] == 1 and report["tricks_ok"]
+    assert seen["start"] == 1 and seen["end"] == 1 and seen["options"] == len(Rules.option_names())
+    assert seen["act"] == me.decisions
+    assert seen["deal_end"] == len(result.deals) == 2
+    assert seen["event:deal"] == 2
+    assert seen["event:action"] == sum(s.decisions for s in result.seats)
+    assert seen["event:trick"] >= 8 and seen["event:talon"] >= 1
+    assert report["places"] == [s.place for s in result.seats]
