@@ -25,9 +25,14 @@ def _play_until(rules: Rules, seed: int, stop: type) -> tuple:  # type: ignore[t
 
 def test_trick_winner_matches_the_engine_on_random_games() -> None:
     checked = 0
-    for preset in Rules.presets():
-        rng = random.Random(preset)
-        game = new_game(Rules.preset(preset).replace(max_deals=4), seed=3)
+    variants = [Rules.preset(p) for p in Rules.presets()] + [
+        Rules.preset("finnish").replace(players=4, lottery=True),
+        Rules.preset("finnish").replace(players=2),
+        Rules.preset("finnish").replace(players=2, two_player_form="banks"),
+    ]
+    for rules in variants:
+        rng = random.Random(rules.preset)
+        game = new_game(rules.replace(max_deals=4), seed=3)
         while not game.is_over:
             action = rng.choice(game.legal_actions())
             actor = game.to_act

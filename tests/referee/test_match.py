@@ -96,3 +96,20 @@ def test_over_tcp_and_a_flooding_bot_gets_one_malformed_fault(
     assert "flooded" in result.seats[1].fault_log[0]
     assert all(n == 0 for s in (result.seats[0], result.seats[2]) for _, n in s.faults)
     assert len(result.deals) == 2
+
+
+@pytest.mark.parametrize("options", [
+    (("players", 4), ("lottery", True)),
+    (("players", 2),),
+], ids=["4-players", "2-players"])
+def test_other_table_sizes(random_bot: BotSpec, tmp_path: Path, options: tuple) -> None:  # type: ignore[type-arg]
+    players = dict(options)["players"]
+    spec = MatchSpec(
+        match_id="sizes", bots=(random_bot,) * players, seed=4, rules_preset="finnish",
+        rules_options=(*options, ("max_deals", 2)), sandbox="process",
+        replay_path=str(tmp_path / "r.jsonl"), time_control=TimeControl(per_move=5.0),
+    )
+    result = run_match(spec)
+    assert len(result.seats) == players and len(result.deals) == 2
+    assert all(s.status == "ok" and s.decisions > 0 for s in result.seats)
+    assert check(result.replay_path) == tuple(s.total for s in result.seats)
