@@ -23,3 +23,8 @@ mkdir -p "$out/arena/wire/gen/arena/v1"
 for d in arena/wire/gen arena/wire/gen/arena arena/wire/gen/arena/v1; do
   [ -f "$out/$d/__init__.py" ] || : > "$out/$d/__init__.py"
 done
+# The JavaScript sample bot carries its own copy of the .proto (it must run
+# from a snapshot of its folder); keep it identical when regenerating in place.
+if [ "$out" = "$root" ] && [ -d "$root/sample_bots/javascript" ]; then
+  cp "$root/protocol/arena/v1/arena.proto" "$root/sample_bots/javascript/arena.proto"
+fi
