@@ -43,7 +43,7 @@ class Played:
         return self.result.seats[0]
 
     def attacks(self, what: str) -> list[str]:
-        return re.findall(rf"^ATTACK {re.escape(what)}: (.*)$", self.log, re.M)
+        return re.findall(rf"^ATTACK {re.escape(what)}: (.*)$", self.log, re.MULTILINE)
 
 
 class Listener:
@@ -242,7 +242,7 @@ def test_network_is_unreachable(tmp_path: Path, level: str, listener: Listener) 
 def test_other_files_and_processes_are_invisible(tmp_path: Path, level: str) -> None:
     p = play(tmp_path, level, "snoop")
     assert_others_unharmed(p)
-    reads = {k: v for k, v in re.findall(r"^ATTACK read ([^:]+): (.*)$", p.log, re.M)}
+    reads = {k: v for k, v in re.findall(r"^ATTACK read ([^:]+): (.*)$", p.log, re.MULTILINE)}
     assert set(reads) >= {"other bot", "other bot folder", "replay", "referee work dir",
                           "other seat log", "referee cmdline", "referee environ"}, p.log[-2000:]
     (visible,) = p.attacks("proc")

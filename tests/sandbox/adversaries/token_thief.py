@@ -3,8 +3,8 @@
 import os
 
 import grpc
-
 from adversary import Adversary, main, report
+
 from arena.wire.gen.arena.v1 import arena_pb2 as pb
 
 
