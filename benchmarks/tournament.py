@@ -49,17 +49,14 @@ def make_tournament(folder: Path, sets: int, max_deals: int) -> Path:
 
 
 def measure(folder: Path, factory: Callable[[], Executor]) -> tuple[int, float]:
+    """Matches played and seconds, from the first match submitted to the
+    last stored (worker start-up excluded: the executor is warmed first)."""
     config = load_config(folder)
-    holder: list[Executor] = []
-
-    def make() -> Executor:
-        executor = factory()
-        holder.append(executor)
-        return executor
-
+    executor = factory()
+    executor.warm()
     with Store(config.store_path) as store:
         start = time.perf_counter()
-        summary = coordinator.run(config, store, make)
+        summary = coordinator.run(config, store, lambda: executor)
         elapsed = time.perf_counter() - start
     if summary.failed:
         raise SystemExit(f"{summary.failed} matches failed: {summary.errors[0]}")
@@ -68,11 +65,12 @@ def measure(folder: Path, factory: Callable[[], Executor]) -> tuple[int, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", type=int, default=2, help="duplicate sets (6 matches each)")
+    parser.add_argument("--sets", type=int, default=3, help="duplicate sets (6 matches each)")
     parser.add_argument("--max-deals", type=int, default=6)
     args = parser.parse_args()
     print(f"benchmark: real matches (referee + 3 random-bot processes, process sandbox), "
-          f"target 500, max {args.max_deals} deals; {os.cpu_count()} CPUs visible")
+          f"target 500, max {args.max_deals} deals; {os.cpu_count()} CPUs visible, "
+          f"load average {os.getloadavg()[0]:.1f} (other work on the machine skews the ratio)")
     tmp = Path(tempfile.mkdtemp(prefix="arena-bench-"))
     try:
         runs: dict[str, float] = {}
@@ -91,7 +89,8 @@ def main() -> None:
         print(f"scaling, local pool 2 workers / 1 worker: "
               f"{runs['local pool, 2 workers'] / one:.2f}x (goal >= 1.7x)")
         print(f"scaling, dask 2 workers / local pool 1 worker: "
-              f"{runs['dask LocalCluster, 2 workers'] / one:.2f}x")
+              f"{runs['dask LocalCluster, 2 workers'] / one:.2f}x; "
+              f"load average now {os.getloadavg()[0]:.1f}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

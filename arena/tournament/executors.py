@@ -8,6 +8,7 @@ completion order; the coordinator makes the outcome independent of it.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import multiprocessing
 import os
@@ -33,6 +34,8 @@ class Outcome:
 class Executor(Protocol):
     workers: int
 
+    def warm(self) -> None: ...
+
     def play(self, specs: Iterable[MatchSpec]) -> Iterator[Outcome]: ...
     def close(self) -> None: ...
 
@@ -55,6 +58,12 @@ def _error_text(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[0] if text else ''}".rstrip(": ")
 
 
+def _warm_up(module: str) -> int:
+    """Import the runner's module in a worker (so a benchmark times matches only)."""
+    importlib.import_module(module)
+    return os.getpid()
+
+
 class LocalPool:
     """A pool of fresh worker processes (spawn: no state inherited from the coordinator)."""
 
@@ -63,6 +72,13 @@ class LocalPool:
         self._runner = runner or default_runner()
         self._pool = ProcessPoolExecutor(
             max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
+
+    def warm(self) -> None:
+        """Start every worker process and import the runner there."""
+        futures = [self._pool.submit(_warm_up, self._runner.__module__)
+                   for _ in range(self.workers)]
+        for future in futures:
+            future.result()
 
     def play(self, specs: Iterable[MatchSpec]) -> Iterator[Outcome]:
         # Keep a small window in flight so memory stays flat on big tournaments.
@@ -115,6 +131,10 @@ class DaskExecutor:
             self._client = dist.Client(address)
         info = self._client.scheduler_info()
         self.workers = max(1, sum(int(w.get("nthreads", 1)) for w in info["workers"].values()))
+
+    def warm(self) -> None:
+        """Import the runner on every worker."""
+        self._client.run(_warm_up, self._runner.__module__)
 
     def play(self, specs: Iterable[MatchSpec]) -> Iterator[Outcome]:
         import distributed

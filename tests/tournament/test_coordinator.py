@@ -23,6 +23,9 @@ class Inline:
 
     workers = 1
 
+    def warm(self) -> None:
+        pass
+
     def __init__(self, shuffle: int | None = None, stop_after: int | None = None) -> None:
         self.shuffle = shuffle
         self.stop_after = stop_after
