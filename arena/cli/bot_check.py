@@ -1,0 +1,168 @@
+"""`arena bot check BOT`: play one short match and say, line by line, what works.
+
+The bot takes seat 0 against two random sample bots. Every fault is
+counted but none ends the match early (strikes are effectively unlimited),
+so one run reports everything that went wrong. The command module prints
+`Check.lines`; nothing here prints.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from arena.referee.spec import FaultPolicy, MatchResult, MatchSpec, SeatResult, TimeControl
+from arena.sandbox.botfile import BotFileError, BotSpec, load_bot
+
+# The opponents: the random sample bot of this repository.
+RANDOM_BOT = Path(__file__).resolve().parents[2] / "sample_bots" / "random"
+LOG_TAIL_LINES = 12
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    rules: str = "standard"
+    deals: int = 3
+    seed: int = 1
+    per_move: float = 1.0
+    bank: float = 10.0
+    startup: float = 15.0
+    sandbox: str = "auto"
+
+
+@dataclass
+class Check:
+    """The outcome: `lines` to print, `ok` for the exit status."""
+
+    lines: list[str] = field(default_factory=list)
+    ok: bool = True
+    log_tail: list[str] = field(default_factory=list)
+
+    def passed(self, text: str) -> None:
+        self.lines.append(f"  ok    {text}")
+
+    def failed(self, text: str) -> None:
+        self.ok = False
+        self.lines.append(f"  FAIL  {text}")
+
+
+def check_bot(folder: Path, options: CheckOptions = CheckOptions()) -> Check:
+    """Validate `folder`, play the match, judge it. Never raises for a faulty bot."""
+    from arena.referee.match import MatchSetupError, run_match
+
+    report = Check()
+    try:
+        bot = load_bot(folder)
+    except BotFileError as exc:
+        report.failed(f"bot.toml: {exc}")
+        return report
+    command = " ".join(bot.run) if bot.run else f"image {bot.image}"
+    report.passed(f"bot.toml is valid: {bot.name} {bot.version} ({bot.language}), run: {command}")
+    missing = _missing_program(bot)
+    if missing:
+        report.failed(missing)
+        return report
+    try:
+        opponent = load_bot(RANDOM_BOT)
+    except BotFileError as exc:  # a broken installation, not the bot's fault
+        report.failed(f"cannot load the random sample bot: {exc}")
+        return report
+
+    work = Path(tempfile.mkdtemp(prefix="arena-bot-check-"))
+    try:
+        spec = MatchSpec(
+            match_id=f"check-{bot.name}", bots=(bot, opponent, opponent), seed=options.seed,
+            rules_preset=options.rules, rules_options=(("max_deals", options.deals),),
+            time_control=TimeControl(per_move=options.per_move, bank=options.bank,
+                                     startup=options.startup),
+            # Count every fault but keep playing, so one run shows them all.
+            fault_policy=FaultPolicy(mode="strike", max_strikes=1_000_000),
+            sandbox=options.sandbox, work_dir=str(work),
+        )
+        try:
+            result = run_match(spec)
+        except (MatchSetupError, ValueError, OSError) as exc:
+            report.failed(f"the match could not be set up: {exc}")
+            return report
+        _judge(report, result, options)
+        if not report.ok:
+            report.log_tail = _tail(result.seats[0].log_path)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return report
+
+
+def _missing_program(bot: BotSpec) -> str:
+    """A first, friendly check that the command's program exists (process level)."""
+    if not bot.run:
+        return ""
+    program = bot.run[0]
+    if "/" in program:
+        path = Path(bot.path) / program
+        return "" if path.exists() else f"start: program {program!r} not found in {bot.path}"
+    return "" if shutil.which(program) else f"start: program {program!r} not found on PATH"
+
+
+def _judge(report: Check, result: MatchResult, options: CheckOptions) -> None:
+    me = result.seats[0]
+    faults = dict(me.faults)
+    log = list(me.fault_log)
+    before_play = [line for line in log if not line.startswith("decision ")]
+
+    started = [line for line in before_play if line.startswith("could not start")]
+    if started:
+        report.failed(f"start: {started[0]}")
+        return
+    report.passed(f"started (sandbox level: {me.sandbox})")
+
+    if me.decisions == 0 and before_play:
+        report.failed(f"connect: {before_play[0]} (ARENA_ADDRESS / ARENA_TOKEN, then a Hello)")
+        return
+    report.passed(f"connected and said hello within {options.startup:g}s")
+
+    limit = f"{options.per_move:g}s per move + {options.bank:g}s bank"
+    if faults.get("timeout", 0):
+        first = _first(log, "no reply within")
+        report.failed(f"time: {faults['timeout']} decision(s) not answered in time ({limit}); {first}")
+    else:
+        report.passed(f"answered {me.decisions} decisions in time "
+                      f"(slowest {me.time_max:.3f}s, limit {limit})")
+
+    bad = faults.get("illegal", 0) + faults.get("malformed", 0)
+    if bad:
+        lines = [x for x in log if x.startswith("decision ") and "no reply within" not in x
+                 and "closed the stream" not in x and "disconnected" not in x]
+        report.failed(f"legality: {faults.get('illegal', 0)} illegal and "
+                      f"{faults.get('malformed', 0)} malformed replies; first: "
+                      f"{lines[0] if lines else '?'}")
+    else:
+        report.passed("played legally (no illegal or malformed reply)")
+
+    _judge_finish(report, result, me, options)
+
+
+def _judge_finish(report: Check, result: MatchResult, me: SeatResult, options: CheckOptions) -> None:
+    if me.faults and dict(me.faults).get("crash", 0):
+        report.failed(f"finish: the bot disconnected or crashed: {_first(me.fault_log, '')}")
+    elif me.status != "ok":
+        report.failed(f"finish: status {me.status}")
+    else:
+        report.passed(
+            f"finished the match: place {me.place} of {len(result.seats)}, total {me.total} "
+            f"({len(result.deals)} deals of {options.rules}, seed {options.seed})"
+        )
+
+
+def _first(lines: Sequence[str], needle: str) -> str:
+    return next((x for x in lines if needle in x), lines[0] if lines else "")
+
+
+def _tail(path: str) -> list[str]:
+    try:
+        text = Path(path).read_text(errors="replace")
+    except OSError:
+        return []
+    return text.splitlines()[-LOG_TAIL_LINES:]

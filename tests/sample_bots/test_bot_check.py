@@ -1,0 +1,75 @@
+"""`arena bot check BOT`: one line per check, exit status 0 or 1."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli import app
+
+ROOT = Path(__file__).resolve().parents[2]
+FAST = ["--sandbox", "process", "--deals", "2"]
+
+
+def check(*args: str) -> tuple[int, list[str]]:
+    result = CliRunner().invoke(app, ["bot", "check", *args])
+    return result.exit_code, result.output.splitlines()
+
+
+def test_a_broken_bot_toml_fails_on_one_line_without_a_match(tmp_path: Path) -> None:
+    (tmp_path / "bot.toml").write_text('name = "x"\nversion = "1"\nlanguage = "python"\ncolour = 3\n')
+    code, lines = check(str(tmp_path), *FAST)
+    assert code == 1
+    fails = [line for line in lines if line.strip().startswith("FAIL")]
+    assert len(fails) == 1 and "bot.toml" in fails[0] and "'colour'" in fails[0]
+    assert lines[-1] == "result: FAILED"
+
+
+def test_a_missing_program_is_named(tmp_path: Path) -> None:
+    (tmp_path / "bot.toml").write_text(
+        'name = "x"\nversion = "1"\nlanguage = "rust"\nrun = "./target/release/bot"\n'
+    )
+    code, lines = check(str(tmp_path), *FAST)
+    assert code == 1
+    assert any(line.strip().startswith("FAIL") and "'./target/release/bot' not found" in line for line in lines)
+
+
+@pytest.mark.slow
+def test_the_greedy_sample_bot_passes_every_check() -> None:
+    code, lines = check(str(ROOT / "sample_bots" / "greedy"), *FAST)
+    assert code == 0, "\n".join(lines)
+    oks = [line for line in lines if line.strip().startswith("ok")]
+    assert len(oks) == 6
+    for what in ("bot.toml is valid", "started", "connected", "in time", "played legally",
+                 "finished the match"):
+        assert any(what in line for line in oks), what
+    assert lines[-1] == "result: ok"
+
+
+@pytest.mark.slow
+def test_an_illegal_bot_fails_the_legality_line_only() -> None:
+    code, lines = check(str(ROOT / "tests" / "bots" / "illegal"), *FAST)
+    assert code == 1
+    fails = [line for line in lines if line.strip().startswith("FAIL")]
+    assert len(fails) == 1 and "legality" in fails[0] and "bid 7 is not legal" in fails[0]
+    # The bot's own output is shown to help its author.
+    assert any(line.startswith("  | faultbot:") for line in lines)
+
+
+@pytest.mark.slow
+def test_a_bot_that_never_connects_fails_at_connect() -> None:
+    code, lines = check(str(ROOT / "tests" / "bots" / "wrong_token_only"), *FAST, "--startup", "5")
+    assert code == 1
+    fails = [line for line in lines if line.strip().startswith("FAIL")]
+    assert len(fails) == 1 and "connect" in fails[0] and "did not connect" in fails[0]
+
+
+@pytest.mark.slow
+def test_a_crashing_bot_fails_at_finish() -> None:
+    code, lines = check(str(ROOT / "tests" / "bots" / "crash"), *FAST)
+    assert code == 1
+    fails = [line for line in lines if line.strip().startswith("FAIL")]
+    # The referee sees either the exit or the stream closing first.
+    assert len(fails) == 1 and "finish: the bot disconnected or crashed" in fails[0]
