@@ -17,6 +17,7 @@ import queue
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import grpc
 
@@ -57,8 +58,10 @@ def first_legal(seq: int, request: pb.DecisionRequest) -> bytes:
 class Connection:
     """One `Play` stream whose outgoing messages are raw bytes."""
 
-    def __init__(self, token: str | None = None, address: str | None = None) -> None:
-        """Open the stream; when `token` is given, say hello with it first."""
+    def __init__(self, token: str | None = None, address: str | None = None,
+                 raw: bool = False) -> None:
+        """Open the stream; when `token` is given, say hello with it first.
+        With `raw`, `responses` yields the received bytes undecoded."""
         self.address = address or os.environ["ARENA_ADDRESS"]
         self.channel = grpc.insecure_channel(
             self.address,
@@ -68,11 +71,11 @@ class Connection:
         play = self.channel.stream_stream(
             METHOD,
             request_serializer=lambda b: b,
-            response_deserializer=pb.RefereeMessage.FromString,
+            response_deserializer=(lambda b: b) if raw else pb.RefereeMessage.FromString,
         )
         if token is not None:
             self._out.put(hello(token))
-        self.responses: Iterator[pb.RefereeMessage] = play(self._requests())
+        self.responses: Iterator[Any] = play(self._requests())
 
     def _requests(self) -> Iterator[bytes]:
         while True:

@@ -1,0 +1,54 @@
+"""Records every message the referee sends it, byte for byte, and plays.
+
+    python3 bot.py arena-fault-bot [OUT_FILE [random|passive]]
+
+OUT_FILE gets each received message as a 4-byte big-endian length and the
+raw bytes exactly as they came off the wire (no record without OUT_FILE).
+`random` (default) plays a legal action chosen by a generator seeded from
+ARENA_SEED, to visit many situations; `passive` passes when it may and
+otherwise plays the first legal action: a function of its own view only.
+Not a misbehaving bot: tests/referee/test_hidden_on_wire.py uses it.
+"""
+
+import os
+import random
+import struct
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import faultbot as fb
+
+out_path = sys.argv[2] if len(sys.argv) > 2 else ""
+mode = sys.argv[3] if len(sys.argv) > 3 else "random"
+rng = random.Random(os.environ.get("ARENA_SEED", "0"))
+
+
+def choose(request: fb.pb.DecisionRequest) -> fb.pb.Action:
+    legal = list(request.legal_actions)
+    if mode == "passive":
+        passes = [a for a in legal if a.kind == "pass"]
+        return passes[0] if passes else legal[0]
+    return rng.choice(legal)
+
+
+def main() -> None:
+    out = open(out_path, "wb") if out_path else None  # noqa: SIM115 - open for the whole match
+    conn = fb.Connection(fb.token(), raw=True)
+    try:
+        for data in conn.responses:
+            if out is not None:
+                out.write(struct.pack(">I", len(data)) + data)
+                out.flush()
+            msg = fb.pb.RefereeMessage.FromString(data)
+            body = msg.WhichOneof("body")
+            if body == "decision":
+                conn.send(fb.reply_action(msg.decision.seq, choose(msg.decision)))
+            elif body in ("match_end", "refused"):
+                break
+    finally:
+        conn.close()
+        if out is not None:
+            out.close()
+
+
+main()
