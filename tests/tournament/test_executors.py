@@ -118,3 +118,20 @@ def test_sigkill_mid_tournament_then_resume_gives_the_same_table(make_bot, make_
     summary = run(cut)
     assert summary.finished == 120 and summary.played == 120 - done_before
     assert rows_json(whole) == rows_json(cut)
+
+
+@pytest.mark.slow
+def test_dask_executor_connects_to_a_running_scheduler(five, make_tournament) -> None:
+    from distributed import LocalCluster
+
+    inline = make_tournament(five, name="inline")
+    remote = make_tournament(five, name="remote")
+    run(inline)
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
+                      host="127.0.0.1",
+                      dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        assert address.startswith("tcp://127.0.0.1:")
+        summary = run_with(remote, lambda: DaskExecutor(address, 0, fake_run_match, quiet=True))
+        assert summary.finished == 60
+    assert rows_json(inline) == rows_json(remote)
