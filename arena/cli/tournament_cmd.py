@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -41,9 +40,9 @@ def new(
 def run(
     folder: Path = typer.Argument(..., help="tournament folder (with tournament.toml)"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress output"),
-    concurrency: Optional[int] = typer.Option(
+    concurrency: int | None = typer.Option(
         None, "--concurrency", "-j", min=1, help="matches at once (default: config, or cores)"),
-    dask: Optional[str] = typer.Option(
+    dask: str | None = typer.Option(
         None, "--dask", help="play on Dask: 'local' (LocalCluster) or tcp://host:port"),
 ) -> None:
     """Play every match not yet played (resumes an interrupted run)."""
@@ -81,6 +80,9 @@ def run(
                 on_progress)
     except (TournamentError, RegistryError, StoreError) as exc:
         raise _fail(str(exc)) from None
+    except KeyboardInterrupt:
+        typer.echo("\ninterrupted: finished matches are stored; run again to resume", err=True)
+        raise typer.Exit(130) from None
     finally:
         if progress is not None:
             progress.close()
