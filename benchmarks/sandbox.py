@@ -9,10 +9,11 @@ process level of the same run (no assertions):
    exits, until its exit is seen, plus `cleanup()`: the fixed price of a
    bot at that level (namespaces, cgroups, a container...).
 2. **Per match and per decision**: whole matches of three random sample
-   bots under the real referee at that level, cut to 1 deal and to
-   `--deals` deals on the same seeds. Per decision =
-   (T_long - T_short) / (D_long - D_short); start-up per match =
-   T_short - D_short * per decision (bot start, connect, stop, for 3 bots).
+   bots under the real referee at that level, cut to `--deals` deals. Per
+   decision = the referee's own measure of the seats' decision time (request
+   sent to reply received) over the number of decisions; start-up per match
+   = wall time of the match minus that decision time (three bots started,
+   connected, stopped, plus the referee's own work).
 """
 
 from __future__ import annotations
@@ -47,15 +48,15 @@ def bare_start(level: str, work: Path) -> float:
     return time.perf_counter() - started
 
 
-def match(level: str, bot: BotSpec, deals: int, seed: int, work: Path) -> tuple[float, int]:
+def match(level: str, bot: BotSpec, deals: int, seed: int, work: Path) -> tuple[float, float, int]:
     spec = MatchSpec(match_id=f"bench-{level}-{deals}-{seed}", bots=(bot, bot, bot), seed=seed,
                      sandbox=level, rules_options=(("max_deals", deals),), work_dir=str(work),
                      time_control=TimeControl(per_move=5.0, bank=30.0, startup=120.0))
     started = time.perf_counter()
     result = run_match(spec)
     elapsed = time.perf_counter() - started
-    assert all(s.sandbox == level for s in result.seats), result.seats
-    return elapsed, sum(s.decisions for s in result.seats)
+    assert all(s.sandbox == level and s.status == "ok" for s in result.seats), result.seats
+    return elapsed, sum(s.time_total for s in result.seats), sum(s.decisions for s in result.seats)
 
 
 def main() -> int:
@@ -81,11 +82,9 @@ def main() -> int:
             per_dec: list[float] = []
             startup: list[float] = []
             for r in range(args.rounds):
-                t_s, d_s = match(level, bot, 1, 100 + r, work)
-                t_l, d_l = match(level, bot, args.deals, 100 + r, work)
-                pd = (t_l - t_s) / max(1, d_l - d_s)
-                per_dec.append(pd)
-                startup.append(t_s - d_s * pd)
+                wall, decision_time, decisions = match(level, bot, args.deals, 100 + r, work)
+                per_dec.append(decision_time / max(1, decisions))
+                startup.append(wall - decision_time)
             rows[level] = {"bare": statistics.median(bare),
                            "startup": statistics.median(startup),
                            "decision": statistics.median(per_dec)}

@@ -4,7 +4,7 @@
     handle = launch(bot, level="auto", env={...}, socket_dir=..., log_path=...,
                     limits=Limits(), match_id="m1")
     handle.level      # "docker" | "bwrap" | "process": what it really runs under
-    handle.pid        # host pid of the main process (None at docker level)
+    handle.pid        # host pid of the main process (docker: the container's init)
     handle.poll()     # exit code or None while running (negative: killed by that signal)
     handle.wait(t)    # exit code, or None if still running after t seconds
     handle.stop()     # SIGTERM, grace period, SIGKILL of the whole group / container; idempotent
@@ -22,7 +22,9 @@ must create the socket before calling launch: at the bwrap and docker levels
 the bot runs as an unprivileged uid, so launch() makes `socket_dir`
 traversable (mode 0o711 or wider) and the socket file in ARENA_ADDRESS
 connectable (0o666). The token is the authentication, not the file mode.
-The bot's stdout and stderr go to `log_path`, capped at `limits.log_bytes`.
+The bot's stdout and stderr go to `log_path` (created 0600), capped at
+`limits.log_bytes`. Keep only sockets in `socket_dir`: it is mounted into
+the bots' sandboxes (logs and the replay belong elsewhere).
 
 A bot that cannot be started at all (command not found, image missing)
 raises SandboxError: the referee should record that as the seat's crash.
