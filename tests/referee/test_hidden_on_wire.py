@@ -1,0 +1,349 @@
+"""Hidden information on the wire (RULES.md §6, issue 3).
+
+Three recording bots (tests/bots/recorder) play whole matches through the
+real referee and save every message they receive, byte for byte. Then:
+
+1. **Nothing unknowable arrives.** The match is re-played through the
+   engine from its replay file. Every decision request's observation must be
+   byte-identical to the engine's `observation(seat)` at some state reached
+   in order, and every card named anywhere in any message (events, texts,
+   deal results, ...) must be one the seat's engine observation shows between
+   the previous decision and the next one. So no card of another seat's
+   hidden hand, no unrevealed talon card, no face-down given or discarded
+   card ever reaches it, in every preset and the hidden-talon, hidden
+   exchange, blind, 4- and 2-player variants.
+2. **Hidden cards do not change a byte.** The first deal is fixed and every
+   card that seat 0 cannot know (other hands and talon) is permuted; the
+   bytes seat 0 receives are identical in both matches up to the first
+   message that shows it a card it did not hold (the moment its view may
+   legitimately differ).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import struct
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from google.protobuf.message import Message
+
+import arena.referee.match as referee_match
+from arena.game import Play, Rules, new_game, parse_action
+from arena.game.cards import DECK
+from arena.referee import MatchSpec, TimeControl, run_match
+from arena.referee.replay import read_replay
+from arena.sandbox.botfile import BotSpec, load_bot
+from arena.wire import codec
+from arena.wire.codec import pb
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORDER = ROOT / "tests" / "bots" / "recorder" / "bot.py"
+CARD = re.compile(r"(?<![A-Za-z0-9])(?:[AKQJT9]|10)[CDHS](?![A-Za-z0-9])")
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def recorder(folder: Path, out: Path, mode: str) -> BotSpec:
+    """A bot folder whose command runs the recorder, writing to `out`."""
+    folder.mkdir(parents=True)
+    (folder / "bot.toml").write_text(
+        f'name = "recorder"\nversion = "1.0.0"\nlanguage = "python"\n'
+        f'run = ["python3", "{RECORDER}", "arena-fault-bot", "{out}", "{mode}"]\n'
+    )
+    return load_bot(folder)
+
+
+def read_messages(path: Path) -> list[bytes]:
+    data = path.read_bytes()
+    out: list[bytes] = []
+    i = 0
+    while i < len(data):
+        (n,) = struct.unpack(">I", data[i:i + 4])
+        out.append(data[i + 4:i + 4 + n])
+        i += 4 + n
+    assert i == len(data), f"{path}: truncated record"
+    return out
+
+
+def strings_of(msg: Message) -> Iterator[str]:
+    """Every string value anywhere in a protobuf message (maps and repeats too)."""
+    for _field, value in msg.ListFields():
+        yield from _strings(value)
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Message):
+        yield from strings_of(value)
+    elif isinstance(value, (bytes, bool, int, float)):
+        return
+    elif hasattr(value, "items"):                       # map fields
+        for k, v in value.items():
+            yield from _strings(k)
+            yield from _strings(v)
+    else:                                               # repeated fields
+        for item in value:
+            yield from _strings(item)
+
+
+def cards_in(value: Any) -> set[str]:
+    """Cards named in a message or in a plain observation dict."""
+    texts: list[str] = []
+    if isinstance(value, Message):
+        texts = list(strings_of(value))
+    else:
+        stack = [value]
+        while stack:
+            v = stack.pop()
+            if isinstance(v, dict):
+                stack.extend(v.values())
+            elif isinstance(v, (list, tuple)):
+                stack.extend(v)
+            elif isinstance(v, str):
+                texts.append(v)
+    found: set[str] = set()
+    for t in texts:
+        found.update(m.replace("10", "T") for m in CARD.findall(t))
+    return found
+
+
+def engine_states(replay_path: Path) -> tuple[list[Any], list[Any]]:
+    """The engine's states of the recorded match (before any action, then after
+    each) and the actions between them."""
+    rep = read_replay(replay_path)
+    game = new_game(Rules.from_dict(rep.header["rules"]), seed=int(rep.header["seed"]))
+    states = [game]
+    actions = []
+    for record in rep.actions:
+        action = parse_action(record["action"])
+        game = game.apply(action)
+        actions.append(action)
+        states.append(game)
+    return states, actions
+
+
+def check_seat(seat: int, messages: list[bytes], states: list[Any], actions: list[Any]) -> int:
+    """Check one seat's recording against the engine; returns decisions matched.
+
+    A card may be named between the decisions at states p and q when the
+    seat's observation shows it in some state from p to q, or when it was
+    played (a public fact, RULES.md §6) by an action between them: the last
+    trick of a deal is played and scored in one step, so its cards show in
+    no observation."""
+    played = [{str(a.card)} if isinstance(a, Play) else set() for a in actions]
+    obs_cards = [cards_in(st.observation(seat).to_dict()) for st in states]
+
+    def obs_bytes(q: int) -> bytes | None:
+        # A decision is asked only where this seat is to act: skip the rest.
+        if states[q].to_act != seat:
+            return None
+        o = states[q].observation(seat).to_dict()
+        return codec.observation_to_pb(o).SerializeToString(deterministic=True)
+
+    p = 0
+    pending: set[str] = set()
+    matched = 0
+    for i, data in enumerate(messages):
+        msg = pb.RefereeMessage.FromString(data)
+        if msg.WhichOneof("body") == "decision":
+            want = msg.decision.observation.SerializeToString(deterministic=True)
+            q = p
+            while q < len(states) and obs_bytes(q) != want:
+                q += 1
+            assert q < len(states), (
+                f"seat {seat} message {i}: the observation sent is no engine observation "
+                f"of this seat at or after state {p}"
+            )
+            matched += 1
+            for ev in msg.decision.events:
+                pending |= cards_in(ev)
+            assert cards_in(msg.decision.observation) <= obs_cards[q]
+            # Legal actions name the seat's own cards (RULES.md §6: it may know
+            # them), even where its observation shows no hand (a blind seat
+            # that has not looked yet must still choose cards to give).
+            named = {c for t in msg.decision.legal_texts for c in cards_in(t)}
+            mine = {str(c) for c in states[q].hand(seat)}
+            assert named <= obs_cards[q] | mine, f"seat {seat} message {i}: legal actions " \
+                f"name cards it cannot know: {sorted(named - obs_cards[q] - mine)}"
+            known = set().union(*obs_cards[p:q + 1], *played[p:q])
+            leaked = pending - known
+            assert not leaked, f"seat {seat} message {i}: cards it cannot know: {sorted(leaked)}"
+            pending.clear()
+            p = q
+        else:
+            pending |= cards_in(msg)
+    known = set().union(*obs_cards[p:], *played[p:])
+    assert not pending - known, f"seat {seat}: cards it cannot know after its last decision: " \
+        f"{sorted(pending - known)}"
+    return matched
+
+
+# ---------------------------------------------------------------- 1. whole matches
+
+# Whole games to the short target (random play makes games to 1000 long);
+# the optional forms are cut after a few deals.
+SHORT = {"target": 500}
+VARIANTS: list[tuple[str, dict[str, object]]] = [
+    ("standard", SHORT),
+    ("estonian", SHORT),
+    ("lithuanian", SHORT),
+    ("czech", SHORT),                                   # exchange visible
+    ("finnish", SHORT),                                 # hidden talon on 100, bombs
+    ("swedish", SHORT),
+    ("czech", {"exchange_visible": False, "max_deals": 6}),
+    ("czech", {"blind": "czech", "golden_horse": True, "max_deals": 6}),
+    ("finnish", {"blind": "finnish", "max_deals": 6}),
+    ("finnish", {"exchange": "discard", "max_deals": 6}),
+    ("finnish", {"players": 4, "max_deals": 6}),        # sitting dealer, lottery
+    ("finnish", {"players": 2, "max_deals": 6}),        # stock
+    ("finnish", {"players": 2, "two_player_form": "banks", "max_deals": 6}),
+]
+
+
+@pytest.mark.parametrize(("preset", "options"), VARIANTS,
+                         ids=[f"{p}-{'-'.join(map(str, o.values())) or 'preset'}" for p, o in VARIANTS])
+def test_no_message_carries_a_card_the_seat_may_not_know(
+    preset: str, options: dict[str, object], tmp_path: Path
+) -> None:
+    players = int(options.get("players", 3))  # type: ignore[call-overload]
+    outs = [tmp_path / f"seat{s}.bin" for s in range(players)]
+    bots = tuple(recorder(tmp_path / f"bot{s}", outs[s], "random") for s in range(players))
+    replay = tmp_path / "match.jsonl"
+    result = run_match(MatchSpec(
+        match_id=f"wire-{preset}", bots=bots, seed=23, rules_preset=preset,
+        rules_options=tuple(options.items()), sandbox="process", work_dir=str(tmp_path),
+        replay_path=str(replay), time_control=TimeControl(per_move=5.0, bank=30.0),
+    ))
+    assert [s.status for s in result.seats] == ["ok"] * players
+    assert all(n == 0 for s in result.seats for _, n in s.faults)
+    states, actions = engine_states(replay)
+    assert states[-1].is_over
+    for seat in range(players):
+        messages = read_messages(outs[seat])
+        kinds = [pb.RefereeMessage.FromString(m).WhichOneof("body") for m in messages]
+        assert kinds[0] == "match_start" and kinds[-1] == "match_end"
+        assert check_seat(seat, messages, states, actions) == result.seats[seat].decisions
+
+
+def test_the_check_catches_a_leak(tmp_path: Path) -> None:
+    """The checker itself: a message naming an opponent's unplayed card fails."""
+    game = new_game(Rules.preset("standard"), seed=4)
+    me = game.to_act
+    other = next(c for s in range(3) if s != me for c in game.hand(s))
+    request = pb.DecisionRequest(seq=1)
+    codec.observation_to_pb(game.observation(me).to_dict(), request.observation)
+    honest = pb.RefereeMessage(decision=request).SerializeToString()
+    leak = pb.RefereeMessage(event=pb.Event(kind="action", text=f"a seat holds {other}"))
+    assert check_seat(me, [honest], [game], []) == 1
+    with pytest.raises(AssertionError, match="cannot know"):
+        check_seat(me, [leak.SerializeToString(), honest], [game], [])
+    # An observation that is not the engine's (one hand card swapped) fails too.
+    forged = game.observation(me).to_dict()
+    forged["hand"] = sorted([*forged["hand"][1:], str(other)])
+    request.observation.Clear()
+    codec.observation_to_pb(forged, request.observation)
+    with pytest.raises(AssertionError, match="no engine observation"):
+        check_seat(me, [pb.RefereeMessage(decision=request).SerializeToString()], [game], [])
+
+
+# ---------------------------------------------------------------- 2. permuted hidden cards
+
+
+def fixed_first_deal(monkeypatch: pytest.MonkeyPatch, deal: dict[str, Any]) -> None:
+    """Make the referee's game start from `deal` (later deals from the seed)."""
+
+    def patched(rules: Rules, seed: int, **kw: Any) -> Any:
+        return new_game(rules, seed=seed, **deal)   # the engine's own, never a patch
+
+    monkeypatch.setattr(referee_match, "new_game", patched)
+
+
+def permuted(deal: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    """The same deal with every card `seat` cannot see shuffled among the others' places."""
+    hidden_places = [(s, i) for s, h in enumerate(deal["hands"]) if s != seat for i in range(len(h))]
+    hidden = [deal["hands"][s][i] for s, i in hidden_places] + list(deal["talon"])
+    rng.shuffle(hidden)
+    hands = [list(h) for h in deal["hands"]]
+    for (s, i), card in zip(hidden_places, hidden):
+        hands[s][i] = card
+    return {**deal, "hands": hands, "talon": hidden[len(hidden_places):]}
+
+
+@pytest.mark.parametrize(("preset", "options"), [
+    ("finnish", {}),                       # everyone passes over 100: talon taken unseen
+    ("czech", {"exchange_visible": False}),
+    ("standard", {}),
+])
+def test_permuting_hidden_cards_changes_no_byte_before_they_show(
+    preset: str, options: dict[str, object], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    Rules.preset(preset).replace(**options)  # a bad option fails here, not in the referee
+    cards = [str(c) for c in DECK]
+    random.Random(99).shuffle(cards)
+    # Dealer 0: seat 1 opens with the compulsory 100; passive bots then pass,
+    # so seat 1 declares at 100 and seat 0 (the observer) is an opponent.
+    base = {"dealer": 0, "totals": [0, 0, 0],
+            "hands": [cards[0:7], cards[7:14], cards[14:21]], "talon": cards[21:24]}
+    recordings: list[list[bytes]] = []
+    for run, deal in enumerate([base, permuted(base, 0, random.Random(5))]):
+        assert sorted(deal["hands"][0]) == sorted(base["hands"][0])
+        fixed_first_deal(monkeypatch, deal)
+        work = tmp_path / f"run{run}"
+        outs = [work / f"seat{s}.bin" for s in range(3)]
+        bots = tuple(recorder(work / f"bot{s}", outs[s], "passive") for s in range(3))
+        result = run_match(MatchSpec(
+            match_id="wire-permuted", bots=bots, seed=31, rules_preset=preset,
+            rules_options=tuple(options.items()) + (("max_deals", 1),), sandbox="process",
+            work_dir=str(work), time_control=TimeControl(per_move=5.0, bank=30.0),
+        ))
+        assert [s.status for s in result.seats] == ["ok"] * 3
+        recordings.append(read_messages(outs[0]))
+
+    own = set(base["hands"][0])
+    a, b = recordings
+
+    def first_new_card(items: list[bytes], parse: Any) -> int:
+        for i, data in enumerate(items):
+            if cards_in(parse(data)) - own:
+                return i
+        return len(items)
+
+    # Whole messages, byte for byte, up to the first that shows a new card:
+    # at least the match start and the auction up to seat 0's first bid.
+    cut = first_new_card(a, pb.RefereeMessage.FromString)
+    assert cut == first_new_card(b, pb.RefereeMessage.FromString)
+    assert cut >= 2, f"seat 0 saw a new card already in message {cut}"
+    assert a[:cut] == b[:cut]
+    # Finer: events ride with the next decision request, so compare event by
+    # event (a face-down give, the talon taken unseen, ...) up to the first
+    # piece that shows seat 0 a card it did not hold.
+    pieces_a, pieces_b = pieces(a), pieces(b)
+    fine = first_new_card(pieces_a, pb.Event.FromString)
+    assert fine == first_new_card(pieces_b, pb.Event.FromString)
+    assert fine > cut
+    assert pieces_a[:fine] == pieces_b[:fine]
+    # And the permutation did change what it saw afterwards (the test has teeth).
+    assert a != b
+
+
+def pieces(messages: list[bytes]) -> list[bytes]:
+    """Each message split into its events and the rest, each serialized as an
+    `Event` (the rest wrapped in an event's text) so one parser reads them all."""
+    out: list[bytes] = []
+    for data in messages:
+        msg = pb.RefereeMessage.FromString(data)
+        if msg.WhichOneof("body") == "decision":
+            for ev in msg.decision.events:
+                out.append(ev.SerializeToString(deterministic=True))
+            del msg.decision.events[:]
+        rest = pb.Event(kind="message", text=str(msg))
+        out.append(rest.SerializeToString(deterministic=True))
+    return out
