@@ -1,0 +1,232 @@
+"""What the referee costs per decision, against the bare gRPC round trip.
+
+    .venv/bin/python benchmarks/referee.py [--games N] [--matches M] [--rounds R]
+
+Three measurements in one run, on this machine, printed (no assertions):
+
+1. **Echo**: a plain `grpc.aio` server and a client in its own process (sync
+   gRPC, as the Python SDK uses) play bidirectional ping-pong over a unix
+   socket: the server sends a real decision request (the median-size one of
+   a whole random game of the engine), the client answers with as many bytes
+   as a real reply. Mean round trip per exchange.
+2. **Referee per decision**: whole matches of three trivial bots (always the
+   first legal action, through `arena.sdk`) under the real referee. Startup
+   and shutdown (process start, connect, kill) are taken out by difference:
+   a match cut to 1 deal against full games on the same seeds,
+   per decision = (T_full - T_short) / (D_full - D_short).
+   The ratio to the echo round trip is the referee's overhead (goal <= 1.5x).
+3. **Matches per minute**: whole games of three random sample bots, one
+   after another, wall clock including bot start-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import queue
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+# The referee forks bot processes while gRPC threads run; gRPC then logs a
+# harmless line per fork at INFO level. Keep the figures readable.
+os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+
+import grpc
+
+from arena.game import Rules, new_game
+from arena.referee.spec import MatchResult, MatchSpec, TimeControl
+from arena.sandbox.botfile import BotSpec, load_bot
+from arena.wire import codec
+from arena.wire.codec import pb
+
+ROOT = Path(__file__).resolve().parent.parent
+TRIVIAL_BOT = ROOT / "benchmarks" / "first_legal_bot"
+RANDOM_BOT = ROOT / "sample_bots" / "random"
+METHOD = "/arena.v1.Referee/Play"
+
+
+# ---------------------------------------------------------------- payloads
+
+
+def typical_messages(seed: int = 7) -> tuple[bytes, bytes]:
+    """A serialized RefereeMessage carrying a decision request of median size
+    over one whole game of the engine (random play), and a serialized reply."""
+    rng = random.Random(seed)
+    game = new_game(Rules.preset("standard"), seed=seed)
+    asks: list[bytes] = []
+    answer = b""
+    while not game.is_over and len(asks) < 3000:
+        seat = game.to_act
+        assert seat is not None
+        legal = game.legal_actions()
+        request = pb.DecisionRequest(
+            seq=len(asks) + 1,
+            observation=codec.observation_to_pb(game.observation(seat).to_dict()),
+            legal_actions=[codec.action_to_pb(a) for a in legal],
+            legal_texts=[str(a) for a in legal],
+            time_limit_s=11.0,
+            bank_left_s=10.0,
+        )
+        asks.append(pb.RefereeMessage(decision=request).SerializeToString())
+        action = rng.choice(legal)
+        if not answer and str(action).startswith("play"):
+            reply = pb.Reply(seq=request.seq, action=codec.action_to_pb(action))
+            answer = pb.BotMessage(reply=reply).SerializeToString()
+        game = game.apply(action)
+    asks.sort(key=len)
+    return asks[len(asks) // 2], answer
+
+
+# ---------------------------------------------------------------- echo baseline
+
+
+def echo_client(address: str, answer_size: int) -> None:
+    """Client process: answer every message with `answer_size` bytes until the stream ends."""
+    answer = b"x" * answer_size
+    outbox: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+    outbox.put(b"hello")
+
+    def requests() -> Iterator[bytes]:
+        while True:
+            item = outbox.get()
+            if item is None:
+                return
+            yield item
+
+    with grpc.insecure_channel(address) as channel:
+        play = channel.stream_stream(METHOD, request_serializer=lambda b: b,
+                                     response_deserializer=lambda b: b)
+        for _msg in play(requests()):
+            outbox.put(answer)
+        outbox.put(None)
+
+
+async def echo_round_trips(rounds: int, ask: bytes, answer_size: int) -> list[float]:
+    """Mean-able list of round-trip seconds, server side, over `rounds` exchanges."""
+    times: list[float] = []
+    done = asyncio.Event()
+
+    async def play(_request: object, context: grpc.aio.ServicerContext[bytes, bytes]) -> None:
+        await context.read()  # hello
+        for _ in range(rounds):
+            t0 = time.perf_counter()
+            await context.write(ask)
+            reply = await context.read()
+            times.append(time.perf_counter() - t0)
+            if reply is grpc.aio.EOF:
+                break
+        done.set()
+
+    server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
+    handler = grpc.method_handlers_generic_handler(
+        "arena.v1.Referee", {"Play": grpc.stream_stream_rpc_method_handler(play)}
+    )
+    server.add_generic_rpc_handlers((handler,))
+    with tempfile.TemporaryDirectory() as tmp:
+        address = f"unix:{tmp}/echo.sock"
+        server.add_insecure_port(address)
+        await server.start()
+        client = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--echo-client", address, str(answer_size)
+        )
+        try:
+            await asyncio.wait_for(done.wait(), timeout=300)
+        finally:
+            await server.stop(grace=0.5)
+            try:
+                await asyncio.wait_for(client.wait(), timeout=10)
+            except TimeoutError:
+                client.kill()
+                await client.wait()
+    # The first exchanges warm up the connection and both interpreters.
+    return times[min(50, len(times) // 10):]
+
+
+# ---------------------------------------------------------------- referee
+
+
+def run_match(spec: MatchSpec) -> MatchResult:
+    from arena.referee import run_match as run
+
+    return run(spec)
+
+
+def match_spec(bot: BotSpec, seed: int, options: tuple[tuple[str, object], ...], tag: str,
+               work: str) -> MatchSpec:
+    return MatchSpec(
+        match_id=f"bench-{tag}-{seed}",
+        bots=(bot, bot, bot),
+        seed=seed,
+        rules_options=options,
+        # Generous limits: a loaded machine must not turn into timeouts here.
+        time_control=TimeControl(per_move=10.0, bank=60.0, increment=1.0, startup=60.0),
+        sandbox="process",
+        work_dir=work,
+    )
+
+
+def referee_per_decision(games: int) -> tuple[float, int, float, float]:
+    """(seconds per decision, decisions measured, mean full-game seconds, mean short seconds)."""
+    bot = load_bot(TRIVIAL_BOT)
+    full_t = full_d = short_t = short_d = 0.0
+    with tempfile.TemporaryDirectory() as work:
+        for seed in range(1, games + 1):
+            full = run_match(match_spec(bot, seed, (), "full", work))
+            short = run_match(match_spec(bot, seed, (("max_deals", 1),), "short", work))
+            full_t += full.duration
+            short_t += short.duration
+            full_d += sum(s.decisions for s in full.seats)
+            short_d += sum(s.decisions for s in short.seats)
+    per = (full_t - short_t) / max(1.0, full_d - short_d)
+    return per, int(full_d - short_d), full_t / games, short_t / games
+
+
+def matches_per_minute(matches: int) -> tuple[float, float]:
+    """(matches per minute, mean deals per match) for three random bots."""
+    bot = load_bot(RANDOM_BOT)
+    deals = 0
+    with tempfile.TemporaryDirectory() as work:
+        t0 = time.perf_counter()
+        for seed in range(100, 100 + matches):
+            result = run_match(match_spec(bot, seed, (), "random", work))
+            deals += len(result.deals)
+        elapsed = time.perf_counter() - t0
+    return matches * 60.0 / elapsed, deals / matches
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=2000, help="echo exchanges")
+    parser.add_argument("--games", type=int, default=2, help="full games of trivial bots")
+    parser.add_argument("--matches", type=int, default=3, help="matches of random bots")
+    args = parser.parse_args()
+
+    ask, answer = typical_messages()
+    print(f"message sizes: decision request {len(ask)} B, reply {len(answer)} B")
+    rtts = asyncio.run(echo_round_trips(args.rounds, ask, len(answer)))
+    echo = statistics.fmean(rtts)
+    print(f"echo ping-pong (grpc.aio server, sync client process): "
+          f"{echo * 1e6:.0f} us mean, {statistics.median(rtts) * 1e6:.0f} us median "
+          f"over {len(rtts)} round trips")
+
+    per, decisions, full_s, short_s = referee_per_decision(args.games)
+    print(f"referee, trivial bots: {per * 1e6:.0f} us per decision over {decisions} decisions "
+          f"(full game {full_s:.2f} s, 1-deal match {short_s:.2f} s, means of {args.games})")
+    print(f"ratio referee / echo: {per / echo:.2f}x (goal <= 1.5x)")
+
+    mpm, deals = matches_per_minute(args.matches)
+    print(f"three random bots: {mpm:.1f} whole matches per minute "
+          f"({deals:.1f} deals per match, {args.matches} matches, one at a time)")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "--echo-client":
+        echo_client(sys.argv[2], int(sys.argv[3]))
+    else:
+        main()
