@@ -14,6 +14,7 @@ idempotent: if the hash tag exists, only the stable tag is (re)pointed.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import os
 import shutil
@@ -291,6 +292,7 @@ def build(recipe: Recipe, stable_tag: str, client: Any, force: bool = False) -> 
     except docker.errors.ImageNotFound:
         exists = False
     if force or not exists:
+        recipe = copy.deepcopy(recipe)  # the caller's recipe keeps its digest
         recipe.resolve_libraries()
         with tempfile.TemporaryDirectory(prefix="arena-image-") as tmp:
             strip_binaries(recipe, Path(tmp))

@@ -145,3 +145,27 @@ def test_no_leftover_private_home(make_bot: MakeBot, tmp_path: Path) -> None:
     """)
     home = log.split("home ", 1)[1].split()[0]
     assert not os.path.exists(home)
+
+
+@pytest.mark.parametrize("level", level_params())
+def test_cpu_time_limit_kills_a_burner(make_bot: MakeBot, tmp_path: Path, level: str) -> None:
+    code, log, _ = _run(make_bot, tmp_path, level, """
+        print("burning", flush=True)
+        x = 0
+        while True:
+            x += 1
+    """, limits=Limits(cpu_seconds=1, stop_grace=0.3), wait=120.0)
+    assert "burning" in log
+    assert code not in (None, 0)  # SIGXCPU / SIGKILL from RLIMIT_CPU, well before 120 s
+
+
+@pytest.mark.parametrize("level", level_params())
+def test_memory_limit_stops_a_hog(make_bot: MakeBot, tmp_path: Path, level: str) -> None:
+    code, log, _ = _run(make_bot, tmp_path, level, """
+        blocks = []
+        for i in range(40):
+            blocks.append(bytearray(b"x" * (8 << 20)))
+        print("got 320 MB", flush=True)
+    """, limits=Limits(memory_mb=96, stop_grace=0.3))
+    assert code not in (None, 0)
+    assert "got 320 MB" not in log
