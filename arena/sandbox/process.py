@@ -185,7 +185,7 @@ def spawn(argv: Sequence[str], *, level: str, cwd: str, env: dict[str, str], log
             # would leave the bot unlimited for its first instants.
             preexec_fn=partial(rlimits.apply, table, procs),  # noqa: PLW1509
         )
-    except OSError as exc:
+    except (OSError, subprocess.SubprocessError) as exc:
         os.close(r)
         os.close(w)
         if group is not None:

@@ -32,7 +32,16 @@ def rlimit_table(limits: Limits, with_nproc: bool) -> list[tuple[int, tuple[int,
     ]
     if with_nproc:
         table.append((resource.RLIMIT_NPROC, (limits.pids, limits.pids)))
-    return table
+    return [(res, _within_hard(res, pair)) for res, pair in table]
+
+
+def _within_hard(res: int, pair: tuple[int, int]) -> tuple[int, int]:
+    """Never above the current hard limit: only root may raise it, and a
+    failing setrlimit between fork and exec would abort the start."""
+    _, hard = resource.getrlimit(res)
+    if hard == resource.RLIM_INFINITY:
+        return pair
+    return (min(pair[0], hard), min(pair[1], hard))
 
 
 def apply(table: list[tuple[int, tuple[int, int]]], cgroup_procs: tuple[str, ...] = ()) -> None:
