@@ -85,7 +85,9 @@ def apply_play(c: Core, action: Action) -> None:
     seat = c.to_act
     assert seat is not None
     card = action.card
-    c.hands = put(c.hands, seat, tuple(x for x in c.hands[seat] if x is not card))
+    hand = c.hands[seat]
+    i = hand.index(card)
+    c.hands = put(c.hands, seat, hand[:i] + hand[i + 1:])
     if action.declare:
         _declare(c, seat, action)
     trick = c.trick + ((seat, card),)
@@ -98,7 +100,10 @@ def apply_play(c: Core, action: Action) -> None:
     c.tricks = c.tricks + ((c.leader if c.leader is not None else trick[0][0], trick, winner),)
     c.trick = ()
     c.tricks_won = put(c.tricks_won, winner, c.tricks_won[winner] + 1)
-    c.points_won = put(c.points_won, winner, c.points_won[winner] + sum(x.points for _, x in trick))
+    points = 0
+    for _, x in trick:
+        points += x.points
+    c.points_won = put(c.points_won, winner, c.points_won[winner] + points)
     c.leader = c.to_act = winner
     if c.stock:
         _draw(c, winner)

@@ -139,11 +139,15 @@ class GameState:
         c = self._c
         if c.over:
             raise IllegalActionError(f"illegal action {action}: the game is over")
-        if action not in self.legal_actions():
-            raise IllegalActionError(
-                f"illegal action {action} for seat {c.to_act} in phase {c.phase!r} "
-                f"(deal {c.deal_number}); legal: {', '.join(map(str, self.legal_actions()))}"
-            )
+        for legal in self._legal or self.legal_actions():
+            if legal is action:  # interned actions: the usual, fast case
+                break
+        else:
+            if action not in self.legal_actions():
+                raise IllegalActionError(
+                    f"illegal action {action} for seat {c.to_act} in phase {c.phase!r} "
+                    f"(deal {c.deal_number}); legal: {', '.join(map(str, self.legal_actions()))}"
+                )
         new = c.clone()
         _APPLY[c.phase](new, action)
         return GameState(new)
