@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -38,7 +37,7 @@ def show(folder: Path = typer.Argument(..., help="tournament folder")) -> None:
 @leaderboard_app.command("publish")
 def publish(
     folder: Path = typer.Argument(..., help="tournament folder"),
-    out: Optional[Path] = typer.Option(
+    out: Path | None = typer.Option(
         None, "--out", help="output folder (default: leaderboards/<tournament name>)"),
 ) -> None:
     """Write leaderboard.md, .json, .csv and index.html."""
