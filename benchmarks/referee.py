@@ -207,6 +207,8 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=3, help="matches of random bots")
     args = parser.parse_args()
 
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
+          f"({os.cpu_count()} cores; figures from a loaded machine are pessimistic)")
     ask, answer = typical_messages()
     print(f"message sizes: decision request {len(ask)} B, reply {len(answer)} B")
     rtts = asyncio.run(echo_round_trips(args.rounds, ask, len(answer)))
@@ -221,6 +223,7 @@ def main() -> None:
     print(f"ratio referee / echo: {per / echo:.2f}x (goal <= 1.5x)")
 
     mpm, deals = matches_per_minute(args.matches)
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"three random bots: {mpm:.1f} whole matches per minute "
           f"({deals:.1f} deals per match, {args.matches} matches, one at a time)")
 
