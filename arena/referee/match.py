@@ -258,7 +258,7 @@ class _Match:
     # ------------------------------------------------------------------ the game
 
     def _observe(self, game: Any) -> list[dict[str, Any] | None]:
-        return [game.observation(s.index).to_dict() if s.playing else None for s in self.seats]
+        return [_view(game, s.index) if s.playing else None for s in self.seats]
 
     def _observe_after(self, game: Any, action: Action, before: dict[str, Any] | None,
                        obs: list[dict[str, Any] | None]) -> list[dict[str, Any] | None]:
@@ -271,7 +271,7 @@ class _Match:
         nxt = game.to_act
         if (nxt is not None and before is not None and self.seats[nxt].playing
                 and isinstance(action, _QUIET)):
-            probe = game.observation(nxt).to_dict()
+            probe = _view(game, nxt)
             if probe["phase"] == before["phase"] and probe["deal_number"] == before["deal_number"]:
                 out = list(obs)
                 out[nxt] = probe
@@ -344,7 +344,7 @@ class _Match:
             seq=seq, legal_actions=[codec.action_to_pb(a) for a in legal],
             legal_texts=[str(a) for a in legal], time_limit_s=limit, bank_left_s=seat.bank,
         )
-        codec.observation_to_pb(obs, request.observation)
+        request.observation.CopyFrom(seat.encoder.encode(obs))
         request.events.extend(seat.pending)
         seat.pending.clear()
         data = pb.RefereeMessage(decision=request).SerializeToString()
@@ -464,6 +464,18 @@ class _Match:
             "decisions": [s.decisions for s in seats], "reason": reason, "duration": result.duration,
         })
         return result
+
+
+def _view(game: Any, seat: int) -> dict[str, Any]:
+    """`game.observation(seat).to_dict()` without its defensive deep copy.
+
+    The engine builds each observation's dict afresh (arena/game/observation.py
+    `observe`), and the referee only reads it, so the copy is pure cost (the
+    largest single one per decision). Falls back to `to_dict()` if the
+    engine's Observation ever stops keeping its data in `_d`."""
+    obs = game.observation(seat)
+    data = getattr(obs, "_d", None)
+    return data if type(data) is dict else obs.to_dict()
 
 
 def _deal_summary(rec: Any, number: int) -> DealSummary:

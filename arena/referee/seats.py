@@ -17,6 +17,7 @@ from typing import Protocol
 from arena.referee.spec import FAULT_KINDS, FaultPolicy, TimeControl
 from arena.sandbox.api import BotHandle
 from arena.sandbox.botfile import BotSpec
+from arena.wire import codec
 from arena.wire.codec import pb
 
 log = logging.getLogger("arena.referee")
@@ -46,6 +47,7 @@ class Seat:
     released: asyncio.Event = field(default_factory=asyncio.Event)  # match over: end the stream
     writer: StreamWriter | None = None
     pending: list[pb.Event] = field(default_factory=list)   # events not sent yet, in order
+    encoder: codec.ObservationEncoder = field(default_factory=codec.ObservationEncoder)
     stale: int = 0                   # messages that answered nothing (see server.INBOX_LIMIT)
     claimed: bool = False
     alive: bool = False              # stream open and writable

@@ -46,7 +46,7 @@ class Observation:
     def legal_actions(self) -> list[Action]:
         """The legal actions as engine values, in the engine's sorted order."""
         if self._legal is None:
-            self._legal = [codec.action_from_pb(a) for a in self.request.legal_actions]
+            self._legal = [codec.text_to_action(t) for t in self.request.legal_texts]
         return self._legal
 
     @property

@@ -5,6 +5,7 @@ knows both sides).
     action_from_pb(msg) -> Action              # ActionSyntaxError (ValueError) if malformed
     reply_to_action(reply) -> Action           # structured `action` if set, else `text`
     observation_to_pb(obs_dict) -> pb.Observation
+    ObservationEncoder().encode(obs_dict)      # same, incremental per seat (the referee's path)
     observation_from_pb(msg) -> dict           # back to `Observation.to_dict()` shape
     rules_to_pb(preset, options) -> pb.Rules   # option values as text ("true", "1000", "suit")
     rules_options_from_pb(msg) -> dict         # text values back to bool/int/str
@@ -32,6 +33,8 @@ from arena.game.actions import (
 from arena.wire.gen.arena.v1 import arena_pb2 as pb
 
 __all__ = [
+    "ObservationEncoder",
+    "ObservationError",
     "action_from_pb",
     "action_to_pb",
     "observation_from_pb",
@@ -39,6 +42,7 @@ __all__ = [
     "option_text",
     "pb",
     "reply_to_action",
+    "text_to_action",
     "rules_options_from_pb",
     "rules_to_pb",
 ]
@@ -69,13 +73,33 @@ def action_from_pb(msg: pb.Action) -> Action:
     return action_from_fields(fields)
 
 
+# Parsed actions by their wire form (serialized Action, or text): the same
+# few hundred actions recur all match long. Only valid ones are kept.
+_PARSED: dict[bytes | str, Action] = {}
+
+
+def _remember(key: bytes | str, action: Action) -> Action:
+    if len(_PARSED) < _ACTION_CACHE_MAX:
+        _PARSED[key] = action
+    return action
+
+
 def reply_to_action(reply: pb.Reply) -> Action:
     """The action a bot's Reply names: the structured one if set, else its text."""
     if reply.HasField("action"):
-        return action_from_pb(reply.action)
+        key: bytes | str = reply.action.SerializeToString(deterministic=True)
+        hit = _PARSED.get(key)
+        return hit if hit is not None else _remember(key, action_from_pb(reply.action))
     if reply.text:
-        return parse_action(reply.text)
+        hit = _PARSED.get(reply.text)
+        return hit if hit is not None else _remember(reply.text, parse_action(reply.text))
     raise ActionSyntaxError("reply carries neither an action nor a text")
+
+
+def text_to_action(text: str) -> Action:
+    """`parse_action`, remembered (legal texts repeat all match long)."""
+    hit = _PARSED.get(text)
+    return hit if hit is not None else _remember(text, parse_action(text))
 
 
 def observation_to_pb(obs: Mapping[str, Any], into: pb.Observation | None = None) -> pb.Observation:
@@ -94,6 +118,67 @@ def observation_to_pb(obs: Mapping[str, Any], into: pb.Observation | None = None
 
 class ObservationError(ValueError):
     """An observation dict that does not match the protobuf Observation."""
+
+
+class ObservationEncoder:
+    """Encodes one seat's successive observations, updating only what changed.
+
+    A seat's observation changes little between two of its decisions: a few
+    scalars, one card less in the hand, a trick or a bid more. `encode`
+    compares the new dict with the previous one field by field (C-speed dict
+    and list equality), rewrites changed scalars, appends to repeated fields
+    that only grew, and rebuilds the rest. The result equals
+    `observation_to_pb(obs)` (tests/wire checks it on random games) and is
+    owned by the encoder: copy it (`CopyFrom`) before the next `encode`.
+    The dicts given must not be mutated afterwards (the last one is kept).
+    """
+
+    def __init__(self) -> None:
+        self._msg = pb.Observation()
+        self._last: Mapping[str, Any] | None = None
+
+    def encode(self, obs: Mapping[str, Any]) -> pb.Observation:
+        msg, last = self._msg, self._last
+        try:
+            if last is None or last.keys() != obs.keys():
+                msg.Clear()
+                _fill(msg, obs)
+            else:
+                _update(msg, last, obs)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            self._last = None
+            raise ObservationError(f"observation does not fit arena.v1.Observation: {exc!r}") from None
+        self._last = obs
+        return msg
+
+
+def _update(msg: Any, last: Mapping[str, Any], obs: Mapping[str, Any]) -> None:
+    layout = _layout(msg)
+    for key, value in obs.items():
+        old = last[key]
+        if value == old:
+            continue
+        kind = layout[key]
+        if kind == _SCALAR:
+            if value is None:
+                msg.ClearField(key)
+            else:
+                setattr(msg, key, value)
+        elif kind == _MESSAGE:
+            msg.ClearField(key)
+            if value is not None:
+                _fill(getattr(msg, key), value)
+        else:
+            field = getattr(msg, key)
+            n = len(old)
+            if not (n <= len(value) and value[:n] == old):
+                del field[:]
+                n = 0
+            if kind == _REPEATED_SCALAR:
+                field.extend(value[n:])
+            else:
+                for item in value[n:]:
+                    _fill(field.add(), item)
 
 
 _SCALAR, _MESSAGE, _REPEATED_SCALAR, _REPEATED_MESSAGE = range(4)

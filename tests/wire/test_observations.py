@@ -35,6 +35,7 @@ def test_observations_of_random_games_parse_exactly(preset: str, options: tuple)
     rng = random.Random(7)
     for game_no in range(2):
         game = new_game(rules.replace(max_deals=6), seed=game_no)
+        encoders = [codec.ObservationEncoder() for _ in range(rules.players)]
         steps = 0
         while not game.is_over and steps < 120:
             for seat in range(rules.players):
@@ -42,6 +43,9 @@ def test_observations_of_random_games_parse_exactly(preset: str, options: tuple)
                 fast = codec.observation_to_pb(obs)
                 reference = json_format.ParseDict(obs, pb.Observation())
                 assert fast == reference
+                # Incremental encoding (every step for seat 0, every 3rd for the others).
+                if seat == 0 or steps % 3 == 0:
+                    assert encoders[seat].encode(obs) == reference
                 back = codec.observation_from_pb(pb.Observation.FromString(fast.SerializeToString()))
                 assert back == obs
             game = game.apply(rng.choice(game.legal_actions()))
