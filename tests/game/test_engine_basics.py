@@ -1,0 +1,267 @@
+"""Basic unit tests of the rules engine written with it (the scenario,
+conformance and golden suites live beside this file)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from arena.game import (
+    Card, DealRecord, IllegalActionError, Rules, RulesError, new_game, parse_action,
+)
+from arena.game.rng import SplitMix64, derive
+from arena.game.scoring import round_score, round_twice
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# A fixed first deal, dealer 0: seat 1 opens. Seat 1 holds the hearts
+# marriage, seat 2 the spades marriage.
+HANDS = [
+    ["AC", "TC", "KC", "AD", "TD", "9C", "JC"],
+    ["KH", "QH", "AH", "TH", "9H", "JD", "9D"],
+    ["KS", "QS", "AS", "TS", "JS", "9S", "QC"],
+]
+TALON = ["KD", "QD", "JH"]
+
+
+def fixed(preset: str = "standard", **options: object):  # type: ignore[no-untyped-def]
+    rules = Rules.preset(preset).replace(**options) if options else Rules.preset(preset)
+    return new_game(rules, seed=7, dealer=0, totals=[0, 0, 0], hands=HANDS, talon=TALON)
+
+
+def act(g, *texts: str):  # type: ignore[no-untyped-def]
+    for t in texts:
+        g = g.apply(parse_action(t))
+    return g
+
+
+# ---------------------------------------------------------------- rules
+
+
+def test_presets_and_replace_validate() -> None:
+    assert Rules.presets() == ("standard", "estonian", "lithuanian", "czech", "finnish", "swedish")
+    czech = Rules.preset("czech")
+    assert czech.preset == "czech" and czech.bid_step == 5 and czech.barrel == "sud"
+    r = czech.replace(target=500, samosval=True)
+    assert (r.target, r.samosval, r.threshold) == (500, True, 440)
+    with pytest.raises(RulesError, match="unknown rules option 'nope'"):
+        czech.replace(nope=1)
+    with pytest.raises(RulesError, match="'must_beat'.*'sideways'.*suit_and_trump"):
+        czech.replace(must_beat="sideways")
+    with pytest.raises(ValueError, match="known: standard, estonian"):
+        Rules.preset("klondike")
+
+
+@pytest.mark.parametrize("preset", Rules.presets())
+def test_rules_dict_round_trip_is_json(preset: str) -> None:
+    r = Rules.preset(preset).replace(max_deals=50)
+    d = json.loads(json.dumps(r.to_dict()))
+    assert Rules.from_dict(d) == r
+    text = {"preset": preset, **r.options_text()}
+    assert Rules.from_dict(text) == r
+
+
+# ---------------------------------------------------------------- randomness
+
+
+def test_rng_is_fixed_across_machines() -> None:
+    # Pinned values: a change here changes every game ever played.
+    assert SplitMix64(0).next64() == 0xE220A8397B1DCDAF
+    assert derive(42, 1, 0).shuffled(list(range(6))) == derive(42, 1, 0).shuffled(list(range(6)))
+    assert sorted(derive(1, 2, 3).shuffled(list(range(24)))) == list(range(24))
+
+
+def test_same_seed_same_game_and_first_dealer_from_seed() -> None:
+    a = new_game(Rules.preset("standard"), seed=5)
+    b = new_game(Rules.preset("standard"), seed=5)
+    assert a.dealer == b.dealer and [a.hand(s) for s in range(3)] == [b.hand(s) for s in range(3)]
+    dealers = {new_game(Rules.preset("standard"), seed=s).dealer for s in range(30)}
+    assert dealers == {0, 1, 2}
+
+
+# ---------------------------------------------------------------- a whole fixed deal
+
+
+def test_opening_is_compulsory_and_bids_jump_to_the_cap() -> None:
+    g = fixed()
+    assert g.to_act == 2 and g.phase == "bidding"
+    obs = g.observation(2).to_dict()
+    assert obs["auction"] == [{"seat": 1, "action": "bid 100"}]
+    amounts = [a.amount for a in g.legal_actions() if str(a).startswith("bid")]
+    # Seat 2 holds the spades marriage: cap 160.
+    assert amounts == [110, 120, 130, 140, 150, 160]
+    g = act(g, "pass")
+    # Seat 0 holds no marriage: cap 120.
+    assert [str(a) for a in g.legal_actions()] == ["bid 110", "bid 120", "pass"]
+
+
+def test_illegal_action_names_action_seat_and_phase() -> None:
+    g = fixed()
+    with pytest.raises(IllegalActionError, match=r"bid 130 for seat 0.*'bidding'.*legal: pass") as e:
+        g.apply(parse_action("bid 130")).apply(parse_action("bid 130"))
+    assert isinstance(e.value, ValueError)
+    with pytest.raises(IllegalActionError, match="seat 2"):
+        g.apply(parse_action("play AS"))
+
+
+def test_talon_exchange_contract_and_first_trick() -> None:
+    g = act(fixed(), "pass", "pass")      # opener (seat 1) is declarer at 100
+    assert g.phase == "exchange" and g.declarer == 1 and g.to_act == 1
+    obs0 = g.observation(0).to_dict()
+    assert sorted(obs0["talon"]) == sorted(TALON) and obs0["talon_size"] == 0
+    assert len(g.hand(1)) == 10
+    # First give goes to the seat on the declarer's left (2), then right (0).
+    assert {a.to for a in g.legal_actions()} == {2}
+    g = act(g, "give 9D 2")
+    assert {a.to for a in g.legal_actions()} == {0}
+    g = act(g, "give JD 0")
+    assert [len(g.hand(s)) for s in range(3)] == [8, 8, 8]
+    # Given cards: known to giver and receiver only (standard).
+    given0 = g.observation(0).to_dict()["given"]
+    assert given0 == [{"from_seat": 1, "to_seat": 2, "card": ""},
+                      {"from_seat": 1, "to_seat": 0, "card": "JD"}]
+    # Hearts (100) and diamonds (80) marriages now held: cap 300.
+    amounts = [a.amount for a in g.legal_actions()]
+    assert amounts[0] == 100 and amounts[-1] == 300
+    g = act(g, "contract 100")
+    assert g.phase == "play" and g.to_act == 1
+    # No declaration on the first trick.
+    assert parse_action("play KH marriage") not in g.legal_actions()
+    assert parse_action("play KH") in g.legal_actions()
+
+
+def test_marriage_sets_trump_and_auto_declare() -> None:
+    g = act(fixed(), "pass", "pass", "give JH 2", "give 9D 0", "contract 100",
+            "play AH", "play JH", "play 9C")
+    # Seat 1 won the first trick; standard auto-declares the held marriage.
+    assert g.to_act == 1
+    legal = [str(a) for a in g.legal_actions()]
+    assert "play KH marriage" in legal and "play KH" not in legal
+    g = act(g, "play KH marriage")
+    obs = g.observation(0).to_dict()
+    assert obs["trump"] == "H" and obs["marriages"] == [{"seat": 1, "suit": "H", "value": 100}]
+    # Lithuanian: declaring is a choice.
+    lt = act(fixed("lithuanian"), "pass", "pass", "give JH 2", "give 9D 0", "contract 100",
+             "play AH", "play JH", "play 9C")
+    legal = [str(a) for a in lt.legal_actions()]
+    assert "play KH marriage" in legal and "play KH" in legal
+
+
+def test_must_beat_and_must_trump() -> None:
+    # Seat 1 leads the 9D (after giving); standard: follow higher if possible.
+    g = act(fixed(), "pass", "pass", "give JH 2", "give 9H 0", "contract 100", "play 9D")
+    # Seat 2 has no diamonds (holds JH now: hearts only, no trump yet): any card.
+    assert len(g.legal_actions()) == 8
+    g = act(g, "play JH")
+    # Seat 0 holds AD TD KD? no: KD/QD went to seat 1 with the talon; AD, TD higher than 9D.
+    assert [str(a) for a in g.legal_actions()] == ["play AD", "play TD"]
+    lt = act(fixed("lithuanian"), "pass", "pass", "give JH 2", "give 9H 0", "contract 100",
+             "play 9D", "play JH")
+    assert [str(a) for a in lt.legal_actions()] == ["play AD", "play TD"]
+
+
+def test_whole_deal_scores_and_records() -> None:
+    g = act(fixed("lithuanian"), "pass", "pass", "give 9D 2", "give JD 0", "contract 100")
+    deal = g.deal_number
+    while g.deal_number == deal and not g.is_over:
+        g = g.apply(g.legal_actions()[0])
+    rec = g.deals[0]
+    assert isinstance(rec, DealRecord)
+    assert rec.declarer == 1 and rec.contract == 100 and rec.dealer == 0
+    assert sum(rec.deal_scores) >= 120
+    assert rec.changes[1] == (100 if rec.made else -100)
+    for s in (0, 2):
+        assert rec.changes[s] == round_score(rec.deal_scores[s], "ten_half_down")
+    assert rec.totals == tuple(rec.changes)
+    assert g.dealer == 1  # the deal moved one seat clockwise
+
+
+# ---------------------------------------------------------------- rounding
+
+
+@pytest.mark.parametrize(("value", "mode", "want"), [
+    (34, "ten_half_down", 30), (35, "ten_half_down", 30), (36, "ten_half_down", 40),
+    (24, "ten_half_down", 20), (18, "ten_half_down", 20), (53, "ten_half_down", 50),
+    (56, "ten_half_down", 60), (52, "five_nearest", 50), (53, "five_nearest", 55),
+    (0, "five_nearest", 0), (120, "ten_half_down", 120),
+])
+def test_rounding_examples_of_the_seeds(value: int, mode: str, want: int) -> None:
+    assert round_score(value, mode) == want
+
+
+def test_half_bid_rounding_for_the_czech_bomb() -> None:
+    assert round_twice(115, "five_nearest") == 60   # 57.5 -> 60
+    assert round_twice(110, "five_nearest") == 55
+    assert round_twice(110, "ten_half_down") == 50  # 55 -> 50
+
+
+# ---------------------------------------------------------------- immutability, observation
+
+
+def test_apply_returns_a_new_state_and_keeps_the_old() -> None:
+    g = fixed()
+    before = json.dumps(g.observation(0).to_dict(), sort_keys=True)
+    h = g.apply(g.legal_actions()[0])
+    assert h is not g
+    assert json.dumps(g.observation(0).to_dict(), sort_keys=True) == before
+
+
+def test_observation_hides_other_hands_and_the_face_down_talon() -> None:
+    g = fixed()
+    obs = g.observation(0).to_dict()
+    assert obs["hand"] == sorted(obs["hand"], key=lambda t: Card.parse(t).index)
+    assert set(obs["hand"]) == set(HANDS[0]) and obs["talon"] == [] and obs["talon_size"] == 3
+    text = json.dumps(obs)
+    for card in HANDS[1] + HANDS[2] + TALON:
+        assert f'"{card}"' not in text
+
+
+def _proto_module(tmp_path: Path) -> ModuleType:
+    out = tmp_path / "gen"
+    out.mkdir()
+    subprocess.run(
+        [sys.executable, "-m", "grpc_tools.protoc", f"-I{ROOT / 'protocol'}",
+         f"--python_out={out}", str(ROOT / "protocol/arena/v1/arena.proto")],
+        check=True,
+    )
+    spec = importlib.util.spec_from_file_location(
+        "engine_basics_arena_pb2", out / "arena/v1/arena_pb2.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+VARIANTS = [
+    Rules.preset(p) for p in Rules.presets()
+] + [
+    Rules.preset("finnish").replace(players=4, blind="finnish"),
+    Rules.preset("finnish").replace(players=2),
+    Rules.preset("finnish").replace(players=2, two_player_form="banks"),
+    Rules.preset("finnish").replace(exchange="discard"),
+    Rules.preset("czech").replace(golden_horse=True, blind="czech", samosval=True),
+]
+
+
+def test_every_observation_parses_as_the_protobuf_message(tmp_path: Path) -> None:
+    pytest.importorskip("grpc_tools")
+    from google.protobuf.json_format import ParseDict
+
+    pb = _proto_module(tmp_path)
+    fields = {f.name for f in pb.Observation.DESCRIPTOR.fields}
+    for i, rules in enumerate(VARIANTS):
+        g = new_game(rules.replace(max_deals=6), seed=100 + i)
+        rng = SplitMix64(i)
+        while not g.is_over:
+            for seat in range(rules.players):
+                d = g.observation(seat).to_dict()
+                assert set(d) == fields
+                ParseDict(d, pb.Observation())
+            legal = g.legal_actions()
+            g = g.apply(legal[rng.below(len(legal))])
