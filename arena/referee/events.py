@@ -105,6 +105,19 @@ def seat_events(before: Obs, after: Obs, viewer: int, actor: int, action: Action
     return out
 
 
+def public_events(actor: int, action: Action, deal_number: int,
+                  trick: tuple[list[tuple[int, Card]], int] | None) -> list[pb.Event] | None:
+    """The events of `action` when every seat sees the same ones (all actions
+    but a give or a discard); None when each viewer needs its own. The
+    messages may be shared between seats (they are never mutated)."""
+    if isinstance(action, (Give, Discard)):
+        return None
+    out = [action_event(actor, action, actor, {}, deal_number)]
+    if trick is not None:
+        out.append(trick_event(trick[0], trick[1], deal_number))
+    return out
+
+
 def after_events(before: Obs, after: Obs) -> list[pb.Event]:
     """Events that follow a deal result: a new deal, a talon now seen."""
     out: list[pb.Event] = []

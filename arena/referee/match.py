@@ -310,10 +310,12 @@ class _Match:
             })
             self.n_actions += 1
             new_obs = self._observe_after(game, action, before_obs, obs)
+            shared = events.public_events(actor, action, deal_number, trick)
             for s, before, after in zip(self.seats, obs, new_obs):
                 if before is None or after is None or not s.playing:
                     continue
-                s.pending.extend(events.seat_events(before, after, s.index, actor, action, trick))
+                s.pending.extend(shared if shared is not None else
+                                 events.seat_events(before, after, s.index, actor, action, trick))
             deals = game.deals
             while n_deals < len(deals):
                 summary = _deal_summary(deals[n_deals], len(self.deals) + 1)
@@ -322,7 +324,7 @@ class _Match:
                 self.replay.write({"type": "deal", **asdict(summary)})
                 await self._broadcast(pb.RefereeMessage(deal_result=_deal_pb(summary)))
             for s, before, after in zip(self.seats, obs, new_obs):
-                if before is None or after is None or not s.playing:
+                if before is None or after is None or before is after or not s.playing:
                     continue
                 s.pending.extend(events.after_events(before, after))
             obs = new_obs

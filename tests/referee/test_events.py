@@ -104,3 +104,25 @@ def test_talon_and_deal_events_follow_each_seats_own_view() -> None:
     after = game.observation(0).to_dict()
     [talon] = events.after_events(start, after)
     assert talon.kind == "talon" and list(talon.cards) == after["talon"] and len(talon.cards) == 3
+
+
+def test_shared_public_events_equal_what_each_seat_would_get() -> None:
+    rng = random.Random(5)
+    game = new_game(Rules.preset("czech").replace(max_deals=3), seed=5)
+    shared_seen = 0
+    while not game.is_over:
+        action = rng.choice(game.legal_actions())
+        actor = game.to_act
+        views = [game.observation(s).to_dict() for s in range(3)]
+        trick = events.completed_trick(views[actor], actor, action)
+        after = game.apply(action)
+        shared = events.public_events(actor, action, views[actor]["deal_number"], trick)
+        if shared is None:
+            assert isinstance(action, (Give, Discard))
+        else:
+            shared_seen += 1
+            for s in range(3):
+                own = events.seat_events(views[s], after.observation(s).to_dict(), s, actor, action, trick)
+                assert own == shared
+        game = after
+    assert shared_seen > 50
