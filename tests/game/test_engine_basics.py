@@ -265,3 +265,26 @@ def test_every_observation_parses_as_the_protobuf_message(tmp_path: Path) -> Non
                 ParseDict(d, pb.Observation())
             legal = g.legal_actions()
             g = g.apply(legal[rng.below(len(legal))])
+
+
+# ---------------------------------------------------------------- CLI
+
+
+def test_rules_cli_lists_presets_and_shows_every_option() -> None:
+    from typer.testing import CliRunner
+
+    from arena.cli import app
+
+    runner = CliRunner()
+    out = runner.invoke(app, ["rules", "list"])
+    assert out.exit_code == 0
+    assert [line.split()[0] for line in out.output.splitlines()] == list(Rules.presets())
+    out = runner.invoke(app, ["rules", "show", "czech", "--option", "samosval=true"])
+    assert out.exit_code == 0, out.output
+    for name in Rules.option_names():
+        assert f"  {name} " in out.output
+    assert "samosval             true  *" in out.output
+    out = runner.invoke(app, ["rules", "show", "czech", "--json"])
+    assert Rules.from_dict(json.loads(out.output)) == Rules.preset("czech")
+    bad = runner.invoke(app, ["rules", "show", "nowhere"])
+    assert bad.exit_code == 2
