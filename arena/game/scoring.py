@@ -188,7 +188,8 @@ def _sud(c: Core, old: tuple[int, ...], new: list[int], notes: list[str], made: 
         s = newly[0]
         new[s] = thr
         notes.append(f"barrel {s}")
-        if sitter is not None:
+        if sitter is not None and new[sitter] >= thr:
+            # Only a player still sitting is bumped; one that fell off this deal is not.
             new[sitter] -= 120
             notes.append(f"barrel_bump {sitter}")
         c.barrel_seat = s
