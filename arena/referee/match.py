@@ -145,8 +145,11 @@ class _Match:
             shutil.rmtree(socket_dir, ignore_errors=True)
 
     async def _launch(self, address: str, socket_dir: str, log_dir: str) -> None:
+        """Start every bot (in parallel: container starts are slow). A bot that
+        cannot be started has crashed: it forfeits, the others play on."""
         limits = Limits()
-        for seat in self.seats:
+
+        async def launch(seat: Seat) -> None:
             env = {
                 "ARENA_ADDRESS": address,
                 "ARENA_TOKEN": seat.token,
@@ -160,11 +163,13 @@ class _Match:
                     self.spec.match_id,
                 )
                 seat.level = seat.handle.level
-            except SandboxError as exc:
+            except (SandboxError, OSError) as exc:
                 seat.level = "none"
                 seat.record_fault("crash", f"could not start: {exc}", self.policy)
             if log_dir == socket_dir:
                 seat.log_path = ""  # deleted with the temp folder
+
+        await asyncio.gather(*(launch(seat) for seat in self.seats))
 
     async def _await_connections(self) -> None:
         deadline = time.monotonic() + self.spec.time_control.startup
