@@ -5,7 +5,15 @@ from __future__ import annotations
 from arena.game import exchange
 from arena.game.actions import Action, Bid, Blind
 from arena.game.core import (
-    BIDDING, BLIND, PASS, Core, bid_action, blind_action, hand_marriage_value, next_active, put,
+    BIDDING,
+    BLIND,
+    PASS,
+    Core,
+    bid_action,
+    blind_action,
+    hand_marriage_value,
+    next_active,
+    put,
 )
 
 # A blind bidder has not seen its hand, so it cannot know its marriage cap:

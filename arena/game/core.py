@@ -11,7 +11,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypeVar
 
 from arena.game.actions import (
-    Action, Bid, Blind, Concede, Contract, Give, Guess, Lottery, Pass, Pick, Play, Redeal, Take,
+    Action,
+    Bid,
+    Blind,
+    Concede,
+    Contract,
+    Give,
+    Guess,
+    Lottery,
+    Pass,
+    Pick,
+    Play,
+    Redeal,
+    Take,
 )
 from arena.game.cards import DECK, Card, Rank, Suit
 from arena.game.rules import Rules

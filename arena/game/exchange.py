@@ -9,8 +9,19 @@ from itertools import combinations
 from arena.game import flow, scoring
 from arena.game.actions import Action, Concede, Contract, Discard, Give, Take
 from arena.game.core import (
-    BANK, CONCEDE, CONTRACT, EXCHANGE, PLAY, Core, contract_action, give_action,
-    hand_marriage_value, next_active, put, sort_hand, take_action,
+    BANK,
+    CONCEDE,
+    CONTRACT,
+    EXCHANGE,
+    PLAY,
+    Core,
+    contract_action,
+    give_action,
+    hand_marriage_value,
+    next_active,
+    put,
+    sort_hand,
+    take_action,
 )
 from arena.game.dealing import four_nines
 

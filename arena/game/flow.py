@@ -8,14 +8,24 @@ step runs. Offer phases resume the steps after themselves.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from arena.game import bidding, dealing, exchange, scoring
 from arena.game.actions import Action, Blind, Guess, Lottery, Pass, Pick, Redeal
 from arena.game.cards import Card
 from arena.game.core import (
-    BLIND, BLIND_FIXED, GUESSES, LOTTERY, LOTTERY_ACTION, PASS, PLAY, REDEAL, REDEAL_ACTION,
-    Core, pick_action, put,
+    BLIND,
+    BLIND_FIXED,
+    GUESSES,
+    LOTTERY,
+    LOTTERY_ACTION,
+    PASS,
+    PLAY,
+    REDEAL,
+    REDEAL_ACTION,
+    Core,
+    pick_action,
+    put,
 )
 from arena.game.errors import IllegalActionError
 from arena.game.rules import HAND_CONDITIONS

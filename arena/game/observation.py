@@ -23,7 +23,8 @@ class Observation:
         self._d = data
 
     def to_dict(self) -> Dict:
-        return _deep_copy(self._d)
+        out: Dict = _deep_copy(self._d)
+        return out
 
     def __getattr__(self, name: str) -> Any:
         try:

@@ -6,7 +6,16 @@ from __future__ import annotations
 from arena.game import scoring
 from arena.game.actions import Action, Play
 from arena.game.cards import Card, Rank, Suit
-from arena.game.core import PARTNER, PLAYS, PLAY_ACES, PLAY_MARRIAGE, Core, TrickCards, put, sort_hand
+from arena.game.core import (
+    PARTNER,
+    PLAY_ACES,
+    PLAY_MARRIAGE,
+    PLAYS,
+    Core,
+    TrickCards,
+    put,
+    sort_hand,
+)
 
 _KQ = (Rank.KING, Rank.QUEEN)
 

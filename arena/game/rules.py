@@ -7,8 +7,10 @@ options with `replace(**options)`, which validates every value. `to_dict()`
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace as _dc_replace
-from typing import Any, Callable, ClassVar, Iterable, Mapping, overload
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass, fields
+from dataclasses import replace as _dc_replace
+from typing import Any, ClassVar, overload
 
 
 class RulesError(ValueError):
@@ -190,7 +192,7 @@ class _PresetAccess:
         return obj.preset_name
 
 
-Rules.preset = _PresetAccess()  # type: ignore[misc]
+Rules.preset = _PresetAccess()
 
 
 def _validate(name: str, value: Any) -> Any:

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from arena.game import bidding, exchange, flow, play
 from arena.game.actions import Action
 from arena.game.cards import DECK, Card
 from arena.game.core import (
-    BANK, BIDDING, BLIND, CONTRACT, EXCHANGE, LOTTERY, PLAY, REDEAL, Core,
+    BANK,
+    BIDDING,
+    BLIND,
+    CONTRACT,
+    EXCHANGE,
+    LOTTERY,
+    PLAY,
+    REDEAL,
+    Core,
 )
 from arena.game.dealing import active_seats, expected_sizes
 from arena.game.errors import IllegalActionError, SetupError

@@ -13,7 +13,13 @@ from types import ModuleType
 import pytest
 
 from arena.game import (
-    Card, DealRecord, IllegalActionError, Rules, RulesError, new_game, parse_action,
+    Card,
+    DealRecord,
+    IllegalActionError,
+    Rules,
+    RulesError,
+    new_game,
+    parse_action,
 )
 from arena.game.rng import SplitMix64, derive
 from arena.game.scoring import round_score, round_twice
