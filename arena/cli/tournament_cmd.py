@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -30,7 +31,7 @@ def new(
         raise _fail(f"{target}: already exists; not overwritten")
     folder.mkdir(parents=True, exist_ok=True)
     entries = [os.path.relpath(Path(b).resolve(), folder.resolve()) for b in bot]
-    name = folder.resolve().name or "tournament"
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", folder.resolve().name).strip("-")[:64] or "tournament"
     target.write_text(example_config(name, entries), encoding="utf-8")
     typer.echo(f"wrote {target}; add bots to it (or `arena bot add {folder} BOT`), then "
                f"`arena tournament run {folder}`")
