@@ -1,11 +1,11 @@
-"""Does not answer decision 2 in time: its answer goes out from a timer
-thread half a second after the whole time limit, while the bot keeps
-answering later decisions at once. One timeout; the late reply names an old
-seq and must be dropped, not taken as the answer to a later decision."""
+"""Does not answer decision 2 in time: its answer goes out late, just before
+its answer to decision 3 (the referee sends decision 3 only after timing
+decision 2 out, so the late reply surely arrives while the match runs; a
+timer could fire after a short match has ended). One timeout; the late reply
+names an old seq and must be dropped, not taken as the answer to decision 3."""
 
 import os
 import sys
-import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import faultbot as fb
@@ -18,14 +18,16 @@ def send_late(data: bytes, seq: int) -> None:
     conn.send(data)
 
 
+held: list[tuple[bytes, int]] = []
+
+
 def decide(n: int, request: fb.pb.DecisionRequest) -> bytes | None:
     if n == 2:
         fb.say(f"holding back the reply to seq {request.seq}")
-        late = fb.first_legal(request.seq, request)
-        timer = threading.Timer(request.time_limit_s + 0.5, send_late, args=(late, request.seq))
-        timer.daemon = True
-        timer.start()
+        held.append((fb.first_legal(request.seq, request), request.seq))
         return None
+    while held:
+        send_late(*held.pop())
     return fb.first_legal(request.seq, request)
 
 
