@@ -173,3 +173,21 @@ def test_dealer_moves_clockwise_every_deal() -> None:
     dealers = [d.dealer for d in g.deals]
     assert all(b == (a + 1) % 3 for a, b in zip(dealers, dealers[1:]))
     assert [d.deal_number for d in g.deals] == list(range(1, len(g.deals) + 1))
+
+
+def test_engine_rounds_the_documents_examples_in_real_deals() -> None:
+    """Random Lithuanian deals (no barrel) until opponents have scored each of
+    34, 35, 36 (seeds/002) and 53, 56 (seeds/000): the engine must record
+    30, 30, 40, 50, 60."""
+    from .helpers import random_game, rules
+    want = {34: 30, 35: 30, 36: 40, 53: 50, 56: 60}
+    seen: dict[int, int] = {}
+    for seed in range(40):
+        g, _ = random_game(rules("lithuanian", max_deals=40), seed)
+        for d in g.deals:
+            for s in range(3):
+                if d.declarer is not None and s != d.declarer and d.deal_scores[s] in want:
+                    seen[d.deal_scores[s]] = d.changes[s]
+        if len(seen) == len(want):
+            break
+    assert seen == want
