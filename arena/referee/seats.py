@@ -30,6 +30,8 @@ class _Disconnected:
 
 DISCONNECTED = _Disconnected()
 Inbound = bytes | _Disconnected
+# Seconds (beyond the per-move time) a write to a bot may wait for flow control.
+WRITE_TIMEOUT = 2.0
 
 
 class StreamWriter(Protocol):
@@ -97,14 +99,20 @@ class Seat:
 
     async def send(self, data: bytes) -> bool:
         """Write one serialized RefereeMessage; False (and the seat marked
-        gone) if the stream is no longer writable. Never raises."""
+        gone) if the stream is no longer writable. Never raises.
+
+        A write completes as soon as gRPC has taken the message, unless the
+        bot stopped reading and flow control is exhausted: then it would wait
+        forever, so it is bounded, and a bot that does not read is gone."""
         if not self.alive or self.writer is None:
             return False
         try:
-            await self.writer.write(data)
+            async with asyncio.timeout(WRITE_TIMEOUT + self.time_control.per_move):
+                await self.writer.write(data)
             return True
         except Exception as exc:  # noqa: BLE001 - any transport failure is a disconnect
-            log.info("seat %d: write failed: %s", self.index, exc)
+            why = "stopped reading its stream" if isinstance(exc, TimeoutError) else f"write failed: {exc}"
+            log.info("seat %d: %s", self.index, why)
             self.alive = False
             self.inbox.put_nowait(DISCONNECTED)
             return False
