@@ -52,6 +52,7 @@ class Recipe:
     # Binaries whose shared libraries go in too; resolved (slow: ldd) only when
     # building, the digest covers the binaries themselves.
     needs_libraries: list[str] = field(default_factory=list)
+    _digest: str = ""
 
     def add_file(self, src: str | Path, dest: str | None = None) -> None:
         self.files[dest or str(src)] = str(Path(src).resolve())
@@ -79,6 +80,13 @@ class Recipe:
         self.env["LD_LIBRARY_PATH"] = ":".join(lib_dirs)
 
     def digest(self) -> str:
+        """Hash of the inputs, taken once: the recipe is a snapshot (files may
+        change under a working tree while an image builds)."""
+        if not self._digest:
+            self._digest = self._compute_digest()
+        return self._digest
+
+    def _compute_digest(self) -> str:
         h = hashlib.sha256(f"{self.repository} recipe {RECIPE_VERSION}".encode())
         for dest in sorted(self.files):
             st = os.stat(self.files[dest])
@@ -171,6 +179,7 @@ def python_recipe() -> Recipe:
              "PYTHONPATH": SITE_DIR, "PYTHONNOUSERSITE": "1",
              "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1", "LANG": "C.UTF-8",
              "HOME": "/tmp"}
+    r.digest()  # snapshot the inputs now
     return r
 
 
@@ -212,6 +221,7 @@ def node_recipe() -> Recipe:
     r.add_file(exe, "/usr/local/bin/node")
     r.needs_libraries = [str(exe)]
     r.env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp"}
+    r.digest()
     return r
 
 
