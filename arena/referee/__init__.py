@@ -3,10 +3,14 @@
     from arena.referee import MatchSpec, run_match
     result = run_match(MatchSpec(match_id="m1", bots=(a, b, c), seed=7))
 
-See match.py (flow, faults, forfeits), server.py (connections and tokens),
-replay.py (the JSON Lines replay and re-playing it), spec.py (the values).
+`run_match` is the blocking worker entry point (module level, picklable:
+process pools and Dask ship it by reference); `play_match` is the same as a
+coroutine. See match.py (flow, faults, forfeits), server.py (connections and
+tokens), seats.py (clocks), events.py (what each seat is told), replay.py
+(the JSON Lines replay and re-playing it), spec.py (the values in and out).
 """
 
+from arena.referee.match import MatchSetupError, play_match, run_match
 from arena.referee.spec import (
     DealSummary,
     FaultPolicy,
@@ -16,21 +20,7 @@ from arena.referee.spec import (
     TimeControl,
 )
 
-
-def run_match(spec: MatchSpec) -> MatchResult:
-    """Play one match (blocking); the worker entry point."""
-    from arena.referee.match import run_match as _run
-
-    return _run(spec)
-
-
-async def play_match(spec: MatchSpec) -> MatchResult:
-    from arena.referee.match import play_match as _play
-
-    return await _play(spec)
-
-
 __all__ = [
-    "DealSummary", "FaultPolicy", "MatchResult", "MatchSpec", "SeatResult", "TimeControl",
-    "play_match", "run_match",
+    "DealSummary", "FaultPolicy", "MatchResult", "MatchSetupError", "MatchSpec", "SeatResult",
+    "TimeControl", "play_match", "run_match",
 ]

@@ -113,3 +113,34 @@ def test_other_table_sizes(random_bot: BotSpec, tmp_path: Path, options: tuple) 
     assert len(result.seats) == players and len(result.deals) == 2
     assert all(s.status == "ok" and s.decisions > 0 for s in result.seats)
     assert check(result.replay_path) == tuple(s.total for s in result.seats)
+
+
+def test_the_worker_entry_point_and_its_values_pickle(random_bot: BotSpec) -> None:
+    import json
+    import pickle
+    from dataclasses import asdict
+
+    from arena.referee import match as match_mod
+    from arena.referee.spec import DealSummary, MatchResult, SeatResult
+
+    assert pickle.loads(pickle.dumps(run_match)) is match_mod.run_match
+    spec = MatchSpec(match_id="p", bots=(random_bot,) * 3, seed=1)
+    assert pickle.loads(pickle.dumps(spec)) == spec
+    result = MatchResult(
+        match_id="p", seed=1, finish=((1,), (0, 2)), duration=1.0,
+        seats=tuple(SeatResult(seat=i, bot="random", version="1", total=0, place=1, status="ok",
+                               decisions=1, time_total=0.1, time_max=0.1,
+                               faults=(("timeout", 0),)) for i in range(3)),
+        deals=(DealSummary(1, 0, None, 0, 0, False, (0, 0, 0), (0, 0, 0), (0, 0, 0)),),
+    )
+    assert pickle.loads(pickle.dumps(result)) == result
+    json.dumps(asdict(result))
+
+
+def test_a_spec_that_cannot_be_played_is_refused_up_front(random_bot: BotSpec) -> None:
+    from arena.referee import MatchSetupError
+
+    with pytest.raises(MatchSetupError, match="3 players"):
+        run_match(MatchSpec(match_id="x", bots=(random_bot,) * 2, seed=1))
+    with pytest.raises(MatchSetupError, match="unknown rules preset"):
+        run_match(MatchSpec(match_id="x", bots=(random_bot,) * 3, seed=1, rules_preset="nope"))
