@@ -43,6 +43,11 @@ DECK = tuple(r + s for s in SUITS for r in RANKS)
 _OPPONENT_TRICK_POINTS = 7
 # What the 3 talon cards add to a 7-card hand before the exchange, on average.
 _TALON_HELP = 12
+# Safety margins: bid only up to the estimate minus _BID_MARGIN, raise the
+# contract only to the 8-card estimate minus _RAISE_MARGIN (a failed contract
+# costs its full value).
+_BID_MARGIN = 20
+_RAISE_MARGIN = 40
 
 
 def rank(card: str) -> str:
@@ -262,7 +267,7 @@ def choose_bid(obs: Obs, legal: Sequence[str]) -> str:
     if not hand:
         return "pass"                              # blind phases: do not gamble
     value = estimate(hand, with_talon=len(hand) < 8)
-    affordable = [t for t in bids if _amount(t) <= value]
+    affordable = [t for t in bids if _amount(t) <= value - _BID_MARGIN]
     return affordable[0] if affordable else "pass"
 
 
@@ -295,7 +300,7 @@ def choose_contract(obs: Obs, legal: Sequence[str]) -> str:
     if not contracts:
         return "concede" if "concede" in legal and value < 80 else legal[0]
     # Raise only with a clear margin: a failed contract costs its full value.
-    fitting = [t for t in contracts if _amount(t) <= value - 20]
+    fitting = [t for t in contracts if _amount(t) <= value - _RAISE_MARGIN]
     return fitting[-1] if fitting else contracts[0]
 
 

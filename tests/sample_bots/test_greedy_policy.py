@@ -124,7 +124,7 @@ def test_contract_raises_only_with_a_margin(policy: ModuleType) -> None:
     hand = ["AH", "TH", "KH", "QH", "AC", "TC", "AD", "AS"]
     legal = [f"contract {a}" for a in range(110, 230, 10)]
     chosen = int(policy.choose(obs(phase="contract", hand=hand, bid=110), legal).split()[1])
-    assert 110 < chosen <= policy.estimate(hand, with_talon=False) - 20
+    assert 110 < chosen <= policy.estimate(hand, with_talon=False) - policy._RAISE_MARGIN
 
 
 def test_always_answers_with_a_legal_text(policy: ModuleType) -> None:
