@@ -118,13 +118,16 @@ def cleanup_stale() -> int:
     """Remove arena containers whose owning arena process is gone. Returns how many."""
     removed = 0
     host = socket.gethostname()
-    for c in client().containers.list(all=True, filters={"label": f"{LABEL}=1"}):
-        owner = c.labels.get("arena.owner", "")
+    api = client().api
+    # One listing call: containers.list() inspects each container and fails
+    # on one that another arena process removes meanwhile.
+    for c in api.containers(all=True, filters={"label": f"{LABEL}=1"}):
+        owner = (c.get("Labels") or {}).get("arena.owner", "")
         owner_host, _, owner_pid = owner.rpartition(":")
         if owner_host == host and owner_pid.isdigit() and _alive(int(owner_pid)):
             continue
         try:
-            c.remove(force=True)
+            api.remove_container(c["Id"], force=True)
             removed += 1
         except Exception:  # noqa: BLE001, S110 - already gone
             pass

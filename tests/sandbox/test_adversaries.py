@@ -97,9 +97,12 @@ def leftovers(root: Path) -> list[str]:
     from arena.sandbox import docker_level
 
     if docker_level.engine_reachable():
-        for c in docker_level.client().containers.list(all=True, filters={"label": "arena.bot=1"}):
-            if any(m.get("Source", "").startswith(str(root)) for m in c.attrs.get("Mounts", [])):
-                found.append(f"container {c.short_id} ({c.status})")
+        # One listing call (the low-level API): other matches' containers may
+        # come and go meanwhile, and inspecting one that just went would fail.
+        api = docker_level.client().api
+        for c in api.containers(all=True, filters={"label": "arena.bot=1"}):
+            if any(m.get("Source", "").startswith(str(root)) for m in c.get("Mounts") or []):
+                found.append(f"container {c['Id'][:12]} ({c.get('State')})")
     return found
 
 

@@ -103,7 +103,7 @@ def test_cleanup_stale_removes_containers_of_dead_owners_only() -> None:
         labels={"arena.bot": "1", "arena.owner": docker_level.owner_label()})
     try:
         assert docker_level.cleanup_stale() >= 1
-        ids = {c.id for c in client.containers.list(all=True, filters={"label": "arena.bot=1"})}
+        ids = {c["Id"] for c in client.api.containers(all=True, filters={"label": "arena.bot=1"})}
         assert dead.id not in ids
         assert alive.id in ids
     finally:
