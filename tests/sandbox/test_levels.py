@@ -138,3 +138,32 @@ def test_python_is_the_arenas_interpreter() -> None:
 
     env = base_env("process", "m")
     assert env["PATH"].split(":")[0] == str(Path(sys.executable).parent)
+
+
+@pytest.mark.slow
+@pytest.mark.docker
+def test_a_bot_with_a_dockerfile_gets_its_image_built(tmp_path: Path) -> None:
+    if "docker" not in available_levels():
+        pytest.skip("sandbox level 'docker' unavailable here")
+    from arena.sandbox import docker_level, launch
+    from arena.sandbox.botfile import load_bot
+    from arena.sandbox.images import PYTHON_IMAGE
+
+    if not docker_level.image_present(PYTHON_IMAGE):
+        pytest.skip(f"image {PYTHON_IMAGE} not built")
+    folder = tmp_path / "dockerbot"
+    folder.mkdir()
+    (folder / "Dockerfile").write_text(f"FROM {PYTHON_IMAGE}\nENV GREETING=built\n")
+    (folder / "bot.py").write_text("import os\nprint('greeting', os.environ['GREETING'])\n")
+    (folder / "bot.toml").write_text('name = "dockerbot"\nversion = "1"\nlanguage = "python"\n'
+                                     'run = "python3 bot.py"\n')
+    bot = load_bot(folder)
+    assert resolve_level("auto", bot) == "docker"
+    handle = launch(bot, "docker", env={}, socket_dir=str(tmp_path),
+                    log_path=str(tmp_path / "bot.log"))
+    try:
+        assert handle.wait(120) == 0
+    finally:
+        handle.cleanup()
+    assert "greeting built" in (tmp_path / "bot.log").read_text()
+    docker_level.client().images.remove(docker_level.dockerfile_tag(bot), force=True)
