@@ -9,7 +9,7 @@ import sys
 
 from adversary import Adversary, failure, main, report
 
-LIMIT = 2000  # enough to show a limit is missing without drowning the test machine
+LIMIT = 500  # enough to show a limit is missing without drowning the test machine
 CHILD = "import time\nwhile True: time.sleep(60)"
 
 
