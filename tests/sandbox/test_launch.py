@@ -169,3 +169,22 @@ def test_memory_limit_stops_a_hog(make_bot: MakeBot, tmp_path: Path, level: str)
     """, limits=Limits(memory_mb=96, stop_grace=0.3))
     assert code not in (None, 0)
     assert "got 320 MB" not in log
+
+
+def test_without_cgroups_the_watchdog_kills_a_fork_bomb(
+        make_bot: MakeBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.sandbox import cgroups
+
+    monkeypatch.setattr(cgroups, "create", lambda name, limits: None)
+    code, _, handle = _run(make_bot, tmp_path, "process", """
+        import os, time
+        for _ in range(200):
+            if os.fork() == 0:
+                time.sleep(600)
+                os._exit(0)
+            time.sleep(0.01)
+        time.sleep(600)
+    """, limits=Limits(pids=20, stop_grace=0.3), wait=60.0)
+    assert code is not None and code < 0  # killed, long before its 600 s sleep
+    assert any("over the limit of 20" in v for v in handle.violations)  # type: ignore[attr-defined]
+    assert marked_pids(handle.marker) == []  # type: ignore[attr-defined]
