@@ -11,7 +11,8 @@ offer (`play KC marriage`, or `play KC` where auto_declare is on).
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from arena.game import IllegalActionError, Rules, new_game, parse_action
 

@@ -4,7 +4,19 @@ from the outside (never imported by the engine)."""
 from __future__ import annotations
 
 from arena.game.actions import (
-    Bid, Blind, Concede, Contract, Discard, Give, Guess, Lottery, Pass, Pick, Play, Redeal, Take,
+    Bid,
+    Blind,
+    Concede,
+    Contract,
+    Discard,
+    Give,
+    Guess,
+    Lottery,
+    Pass,
+    Pick,
+    Play,
+    Redeal,
+    Take,
 )
 from arena.game.cards import DECK, Card
 

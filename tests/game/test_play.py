@@ -23,7 +23,7 @@ def test_declarer_leads_the_first_trick(preset: str) -> None:
     g = to_first_lead(preset)
     assert g.to_act == 0
     assert obs(g, 0)["phase"] == "play"
-    assert plays(g) == sorted("AC TC KC QC JC 9C 9D AH".split())
+    assert plays(g) == sorted(["AC", "TC", "KC", "QC", "JC", "9C", "9D", "AH"])
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -63,7 +63,7 @@ def after_marriage_trick(preset: str):  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("preset,allowed", [
     ("standard", ["JH"]), ("lithuanian", ["JH"]), ("czech", ["JH"]), ("swedish", ["JH"]),
-    ("finnish", sorted("JH KS QS JS 9S TS".split())),  # must_trump no: any card
+    ("finnish", sorted(["JH", "KS", "QS", "JS", "9S", "TS"])),  # must_trump no: any card
 ])
 def test_void_in_the_led_suit_must_trump(preset: str, allowed: list[str]) -> None:
     g = after_marriage_trick(preset)
@@ -74,7 +74,7 @@ def test_void_in_the_led_suit_must_trump(preset: str, allowed: list[str]) -> Non
 @pytest.mark.parametrize("preset,allowed", [
     ("standard", ["QH"]),                                        # suit_and_trump: over-trump JH
     ("lithuanian", ["9H", "QH"]), ("czech", ["9H", "QH"]), ("swedish", ["9H", "QH"]),
-    ("finnish", sorted("TD QD JD QH 9H AS".split())),
+    ("finnish", sorted(["TD", "QD", "JD", "QH", "9H", "AS"])),
 ])
 def test_must_over_trump_only_with_suit_and_trump(preset: str, allowed: list[str]) -> None:
     g = play(after_marriage_trick(preset), "1: play JH")

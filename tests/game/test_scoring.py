@@ -9,6 +9,8 @@ samosval, max_deals), with the worked examples of the source documents:
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from . import deals
@@ -171,7 +173,7 @@ def test_dealer_moves_clockwise_every_deal() -> None:
     from .helpers import random_game, rules
     g, _ = random_game(rules("lithuanian", max_deals=12), 3)
     dealers = [d.dealer for d in g.deals]
-    assert all(b == (a + 1) % 3 for a, b in zip(dealers, dealers[1:]))
+    assert all(b == (a + 1) % 3 for a, b in itertools.pairwise(dealers))
     assert [d.deal_number for d in g.deals] == list(range(1, len(g.deals) + 1))
 
 

@@ -85,9 +85,8 @@ def test_two_player_stock_form_alternates_the_maker() -> None:
     makers = []
     stock_seen = [o["stock_size"]]
     while len(g.deals) < 4:
-        if not g.deals or len(makers) <= len(g.deals):
-            if len(makers) == len(g.deals):
-                makers.append(obs(g, 0)["forced_seat"])
+        if len(makers) == len(g.deals):
+            makers.append(obs(g, 0)["forced_seat"])
         g = g.apply(g.legal_actions()[0])
         if len(g.deals) == 0:
             stock_seen.append(obs(g, 0)["stock_size"])

@@ -50,8 +50,8 @@ def transcript(preset: str, seed: int | None = None) -> str:
     r = rules(preset, max_deals=MAX_DEALS)
     rng = random.Random(seed)
     g = new_game(r, seed=seed, totals=START)
-    out = [f"# golden playthrough: preset {preset} (max_deals {MAX_DEALS}), seed {seed}, "
-           f"start totals {START}, policy random_choice of tests/game/helpers.py"]
+    out = [(f"# golden playthrough: preset {preset} (max_deals {MAX_DEALS}), seed {seed}, "
+            f"start totals {START}, policy random_choice of tests/game/helpers.py")]
     _deal_header(g, out)
     fresh = False
     while not g.is_over:
