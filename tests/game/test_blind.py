@@ -124,3 +124,18 @@ def test_golden_horse_resets_totals_when_nobody_makes_120() -> None:
             assert [d.declarer for d in g.deals[:3]] == [(first + k + 1) % 3 for k in range(3)]
             return
     raise AssertionError("no seed with three failed golden-horse deals")
+
+
+def test_czech_blind_not_offered_while_an_opponent_sits_on_the_barrel() -> None:
+    g = play(czech_blind([800, 0, 50]), "0: pass", "1: bid 110", "2: pass", "0: bid 120", "1: pass",
+             *deals.EXAMPLE_001_GIVES, "0: contract 120", *TRICKS)
+    assert g.totals[0] == 880  # seat 0 sits on the barrel (sud)
+    o = obs(g, 1)
+    assert o["dealer"] == 0 and g.totals[1] > 0  # seat 1 opens with a positive total ...
+    assert o["phase"] != "blind" and "blind" not in texts(g)  # ... but may not bid blind
+
+
+def test_czech_blind_offered_to_a_positive_opener_without_a_sitter() -> None:
+    g = play(czech_blind([300, 0, 50]), "0: pass", "1: bid 110", "2: pass", "0: bid 120", "1: pass",
+             *deals.EXAMPLE_001_GIVES, "0: contract 120", *TRICKS)
+    assert g.to_act == 1 and obs(g, 1)["phase"] == "blind"
