@@ -139,3 +139,12 @@ def test_czech_blind_offered_to_a_positive_opener_without_a_sitter() -> None:
     g = play(czech_blind([300, 0, 50]), "0: pass", "1: bid 110", "2: pass", "0: bid 120", "1: pass",
              *deals.EXAMPLE_001_GIVES, "0: contract 120", *TRICKS)
     assert g.to_act == 1 and obs(g, 1)["phase"] == "blind"
+
+
+def test_finnish_blind_failure_loses_double() -> None:
+    g = deal("finnish", HANDS, TALON, dealer=2, blind="finnish")
+    g = play(g, "1: pass", "1: bid 110", "2: pass", "2: pass", "0: blind 120", "1: pass",
+             *deals.EXAMPLE_001_GIVES)
+    g = play(g, *[t for t in texts(g) if t.startswith("contract")][:1], *TRICKS_NO_MARRIAGE)
+    d = g.deals[0]
+    assert not d.made and list(d.changes) == [-240, 30, 60]  # opponents score as usual

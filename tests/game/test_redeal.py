@@ -103,3 +103,12 @@ def test_swedish_four_nines_after_the_exchange_may_abandon() -> None:
 def test_no_abandoning_outside_swedish() -> None:
     g = play(start("standard", SWEDISH_NINES), "1: pass", "2: pass", "0: give 9S 1", "0: give JH 2")
     assert g.to_act == 0 and "redeal" not in texts(g)
+
+
+def test_swedish_declarer_with_four_nines_after_the_exchange_may_abandon() -> None:
+    hands = ("9C 9D 9H AD TD KD JD", "AH TH KH QH AC TC JC", "AS TS KS QS QD JS QC")
+    g = deal("swedish", hands, "KC JH 9S", dealer=2)
+    g = play(g, "1: pass", "2: pass", "0: give KC 1", "0: give JH 2")
+    assert g.to_act == 0 and set(texts(g)) == {"redeal", "pass"}
+    g = play(g, "0: pass")
+    assert obs(g, 0)["phase"] == "contract"
