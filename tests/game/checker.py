@@ -94,6 +94,12 @@ class Checker:
             self.report.steps += 1
             tally = self.track(pre, action, g, tally)
         assert g.to_act is None and tuple(g.legal_actions()) == (), "a finished game offers actions"
+        for cand in self.candidates[:3]:
+            try:
+                g.apply(cand)
+            except IllegalActionError:
+                continue
+            raise AssertionError(f"{cand} accepted after the end of the game")
         self.check_end(g, start_totals)
         return g
 
