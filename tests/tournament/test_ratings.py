@@ -6,7 +6,13 @@ import random
 import pytest
 
 from arena.tournament.ratings import (
-    MU, SIGMA, RatedMatch, bootstrap_rank_intervals, rank_quantiles, rate, ranks_by,
+    MU,
+    SIGMA,
+    RatedMatch,
+    bootstrap_rank_intervals,
+    rank_quantiles,
+    ranks_by,
+    rate,
 )
 
 
