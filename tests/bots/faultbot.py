@@ -33,8 +33,10 @@ def say(text: str) -> None:
     print(f"faultbot: {text}", file=sys.stderr, flush=True)
 
 
-# Tests check after the match that this process is gone.
+# Tests check after the match that this process, and anything it started
+# (which inherits its environment), is gone.
 say(f"pid {os.getpid()}")
+say(f"address {os.environ.get('ARENA_ADDRESS', '')}")
 
 
 def hello(token: str) -> bytes:

@@ -11,6 +11,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,16 +60,19 @@ def _alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-def _marked_processes() -> Iterator[int]:
-    """Pids of live processes started from a fault bot (marker on their command line)."""
+def _processes_of_match(address: str) -> Iterator[int]:
+    """Pids of live processes whose environment holds this match's ARENA_ADDRESS
+    (the bot, and whatever it started: children inherit the environment)."""
+    needle = f"ARENA_ADDRESS={address}".encode() + b"\0"
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
+            environ = (entry / "environ").read_bytes()
             cmdline = (entry / "cmdline").read_bytes()
         except OSError:
             continue
-        if MARKER.encode() in cmdline and _alive(int(entry.name)):
+        if MARKER.encode() in cmdline and needle in environ + b"\0" and _alive(int(entry.name)):
             yield int(entry.name)
 
 
@@ -111,11 +117,15 @@ def _check_common(out: Outcome) -> None:
         assert result.finish[-1] == (OFFENDER,)
         assert out.offender.place == 3
     # Nothing the offender started is still running: its own pid (logged by
-    # tests/bots/faultbot.py), any child it logged, anything with the marker.
+    # tests/bots/faultbot.py), any child it logged, and any process with the
+    # marker on its command line and this match's address in its environment.
     pids = [int(p) for p in re.findall(r"faultbot: (?:pid|left child) (\d+)", out.log)]
     assert pids, f"the bot never logged its pid:\n{out.log}"
     assert [p for p in pids if _alive(p)] == []
-    assert list(_marked_processes()) == []
+    addresses = set(re.findall(r"faultbot: address (\S+)", out.log))
+    assert addresses, f"the bot never logged its address:\n{out.log}"
+    for address in addresses:
+        assert list(_processes_of_match(address)) == []
 
 
 def _only(faults: dict[str, int], **expected: int) -> None:
@@ -245,7 +255,28 @@ def test_a_second_connection_for_a_seat_is_refused(random_bot: BotSpec, tmp_path
     assert any("already connected" in r for r in reasons)
 
 
-def test_no_fault_bot_uses_the_environment_of_this_test_process() -> None:
-    # The marker scan above would be meaningless if the marker leaked into
-    # this process's own command line.
+def test_the_marker_is_not_on_this_test_process_command_line() -> None:
+    # The process scan above would be meaningless if the marker were on
+    # the command line of the test process itself.
     assert MARKER.encode() not in Path(f"/proc/{os.getpid()}/cmdline").read_bytes()
+
+
+def test_the_process_scan_finds_a_straggler(tmp_path: Path) -> None:
+    # The scan must see a process it should complain about: one with the
+    # marker and the match's address, as a bot's child left behind would be.
+    address = f"unix:{tmp_path}/referee.sock"
+    straggler = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(60)", MARKER],
+        env={**os.environ, "ARENA_ADDRESS": address},
+    )
+    try:
+        for _ in range(100):            # until the child has exec'd python
+            if list(_processes_of_match(address)) == [straggler.pid]:
+                break
+            time.sleep(0.05)
+        assert list(_processes_of_match(address)) == [straggler.pid]
+        assert list(_processes_of_match(address + "-other")) == []
+    finally:
+        straggler.kill()
+        straggler.wait()
+    assert list(_processes_of_match(address)) == []
