@@ -255,8 +255,15 @@ def _redeal_value(value: Any) -> tuple[str, ...]:
 
 
 def _check_combination(r: Rules) -> None:
-    if r.players == 2 and r.exchange == "discard":
+    if r.players != 2:
+        return
+    # RULES.md §4 describes the 2-player forms without talon, blind or golden horse.
+    if r.exchange == "discard":
         raise RulesError("option 'exchange': 'discard' is a 3-player form; not allowed with players=2")
+    if r.blind != "none":
+        raise RulesError(f"option 'blind': {r.blind!r} is not allowed with players=2; allowed: none")
+    if r.golden_horse:
+        raise RulesError("option 'golden_horse': true is not allowed with players=2; allowed: false")
 
 
 _STANDARD = Rules()
