@@ -17,6 +17,7 @@ from arena.wire.codec import pb
 
 pytestmark = pytest.mark.slow
 
+CHANNELS: list[grpc.aio.Channel] = []
 BOT = BotSpec(name="x", version="1", language="python", path=".", run=("true",))
 
 
@@ -26,6 +27,7 @@ async def _hello(
     """Say hello; the first answer if one comes within 0.5 s (else None, the
     read still pending: reading in a task, as waiting on call.read() would cancel the call)."""
     channel = grpc.aio.insecure_channel(address)
+    CHANNELS.append(channel)
     call = channel.stream_stream(
         "/arena.v1.Referee/Play", request_serializer=pb.BotMessage.SerializeToString,
         response_deserializer=pb.RefereeMessage.FromString,
@@ -71,6 +73,9 @@ def test_tokens_are_single_use_and_strangers_are_refused(transport: str) -> None
                     "unknown token", "seat 1 is already connected (token used before)"]
                 call1.cancel()
             finally:
+                for channel in CHANNELS:
+                    await channel.close()
+                CHANNELS.clear()
                 await stop_server(server, seats)
 
     asyncio.run(scenario())
