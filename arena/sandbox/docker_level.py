@@ -18,7 +18,7 @@ import math
 import os
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -154,7 +154,8 @@ class DockerHandle:
 
     level = "docker"
 
-    def __init__(self, container: Any, log_path: str, limits: Limits) -> None:
+    def __init__(self, container: Any, output: Iterable[bytes], log_path: str,
+                 limits: Limits) -> None:
         self.container = container
         self.limits = limits
         self.violations: list[str] = []
@@ -166,13 +167,14 @@ class DockerHandle:
         self._removed = False
         container.reload()
         self.pid = container.attrs.get("State", {}).get("Pid") or None
-        self.log = CappedLog(self._chunks(), log_path, limits.log_bytes)
+        self.log = CappedLog(self._chunks(output), log_path, limits.log_bytes)
         threading.Thread(target=self._wait, name=f"botwait:{container.short_id}",
                          daemon=True).start()
 
-    def _chunks(self) -> Iterator[bytes]:
+    @staticmethod
+    def _chunks(output: Iterable[bytes]) -> Iterator[bytes]:
         try:
-            yield from self.container.attach(stdout=True, stderr=True, stream=True, logs=True)
+            yield from output
         except Exception:  # noqa: BLE001 - the container went away: the log simply ends
             return
 
@@ -244,9 +246,10 @@ def launch_docker(bot: BotSpec, env: dict[str, str], socket_dir: str, log_path: 
                    "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"} | dict(env)
     fsize = limits.file_size_mb * _MB
     cpu = max(1, int(limits.cpu_seconds))
+    container = None
     try:
-        container = client().containers.run(
-            image, command=list(bot.run) or None, detach=True, init=True,
+        container = client().containers.create(
+            image, command=list(bot.run) or None, init=True,
             network_mode="none", read_only=True,
             tmpfs={"/tmp": f"size={limits.tmpfs_mb}m,mode=1777,nosuid,nodev"},
             mem_limit=f"{limits.memory_mb}m", memswap_limit=f"{limits.memory_mb}m",
@@ -266,6 +269,15 @@ def launch_docker(bot: BotSpec, env: dict[str, str], socket_dir: str, log_path: 
                                  config={"max-size": str(max(limits.log_bytes, 65536)),
                                          "max-file": "1"}),
         )
+        # Attached before the start, so a bot that prints and exits at once
+        # is not lost (attaching to an exited container yields nothing).
+        output = container.attach(stdout=True, stderr=True, stream=True, logs=True)
+        container.start()
     except docker.errors.DockerException as exc:
+        if container is not None:
+            try:
+                container.remove(force=True)
+            except docker.errors.DockerException:
+                pass
         raise SandboxError(f"{bot.label}: docker could not start {image!r}: {exc}") from None
-    return DockerHandle(container, log_path, limits)
+    return DockerHandle(container, output, log_path, limits)

@@ -41,9 +41,9 @@ def test_output_and_exit_code_are_reported(make_bot: MakeBot, tmp_path: Path, le
         import os, sys
         # One write per line: docker carries stdout and stderr apart and
         # merges them on arrival, so only whole writes keep their shape.
-        sys.stdout.write(f"token {os.environ['ARENA_TOKEN']} level {os.environ['ARENA_SANDBOX']}\n")
+        sys.stdout.write(f"token {os.environ['ARENA_TOKEN']} level {os.environ['ARENA_SANDBOX']}\\n")
         sys.stdout.flush()
-        sys.stderr.write("to stderr\n")
+        sys.stderr.write("to stderr\\n")
         import arena.game.cards  # the arena's interpreter and packages are usable
         sys.exit(3)
     """)
