@@ -26,6 +26,7 @@ def play(
     bank: float = typer.Option(10.0, "--bank", help="time bank in seconds"),
     replay: Path = typer.Option(None, "--replay", help="write the replay (JSON Lines) here"),
     sandbox: str = typer.Option("auto", "--sandbox", help="auto | docker | bwrap | process"),
+    transport: str = typer.Option("unix", "--transport", help="unix (socket file) | tcp (127.0.0.1)"),
     logs: Path = typer.Option(None, "--logs", help="keep the bots' logs in this folder"),
     as_json: bool = typer.Option(False, "--json", help="print the result as JSON"),
 ) -> None:
@@ -37,6 +38,8 @@ def play(
 
     if sandbox not in ("auto", "docker", "bwrap", "process"):
         raise _fail(f"--sandbox {sandbox!r}: expected auto, docker, bwrap or process")
+    if transport not in ("unix", "tcp"):
+        raise _fail(f"--transport {transport!r}: expected unix or tcp")
     overrides: list[tuple[str, object]] = []
     for item in option:
         name, sep, value = item.partition("=")
@@ -56,7 +59,7 @@ def play(
     spec = MatchSpec(
         match_id=f"play-{seed}", bots=specs, seed=seed, rules_preset=rules,
         rules_options=tuple(overrides), time_control=TimeControl(per_move=time_per_move, bank=bank),
-        sandbox=sandbox, replay_path=str(replay.resolve()) if replay else "",
+        sandbox=sandbox, transport=transport, replay_path=str(replay.resolve()) if replay else "",
         work_dir=str(logs.resolve()) if logs else "",
     )
     try:

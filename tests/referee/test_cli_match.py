@@ -26,6 +26,7 @@ def _run(*args: str) -> tuple[int, str, str]:
     (["play", RANDOM, RANDOM, RANDOM, "--option", "colour=blue"], "colour"),
     (["play", RANDOM, RANDOM], "3 players"),
     (["play", RANDOM, RANDOM, RANDOM, "--sandbox", "vm"], "--sandbox 'vm'"),
+    (["play", RANDOM, RANDOM, RANDOM, "--transport", "udp"], "--transport 'udp'"),
     (["replay", "show", "no-such-replay.jsonl"], "cannot read replay"),
 ])
 def test_bad_input_is_one_clear_line_and_exit_2(args: list[str], message: str) -> None:
@@ -45,7 +46,7 @@ def test_broken_bot_toml_is_refused(tmp_path: Path) -> None:
 def test_play_then_show_the_replay(tmp_path: Path) -> None:
     replay = tmp_path / "m.jsonl"
     code, out, err = _run("play", RANDOM, RANDOM, RANDOM, "--seed", "9", "--sandbox", "process",
-                          "--option", "max_deals=3", "--replay", str(replay), "--json")
+                          "--option", "max_deals=3", "--transport", "tcp", "--replay", str(replay), "--json")
     assert code == 0, err
     result = json.loads(out)
     assert result["seed"] == 9 and len(result["deals"]) == 3 and result["reason"] == "max_deals"
