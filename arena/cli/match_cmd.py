@@ -59,7 +59,7 @@ def play(
     spec = MatchSpec(
         match_id=f"play-{seed}", bots=specs, seed=seed, rules_preset=rules,
         rules_options=tuple(overrides), time_control=TimeControl(per_move=time_per_move, bank=bank),
-        sandbox=sandbox, transport=transport, replay_path=str(replay.resolve()) if replay else "",
+        sandbox=sandbox, transport="tcp" if transport == "tcp" else "unix", replay_path=str(replay.resolve()) if replay else "",
         work_dir=str(logs.resolve()) if logs else "",
     )
     try:
