@@ -294,3 +294,107 @@ def test_rules_cli_lists_presets_and_shows_every_option() -> None:
     assert Rules.from_dict(json.loads(out.output)) == Rules.preset("czech")
     bad = runner.invoke(app, ["rules", "show", "nowhere"])
     assert bad.exit_code == 2
+
+
+# ---------------------------------------------------------------- options (smoke level;
+# the scenario suite covers each rule point in depth)
+
+
+def _finish_deal(g, choose=None):  # type: ignore[no-untyped-def]
+    deal = g.deal_number
+    while g.deal_number == deal and not g.is_over:
+        legal = g.legal_actions()
+        g = g.apply((choose(g, legal) if choose else None) or legal[0])
+    return g
+
+
+def test_golden_horse_three_forced_blind_deals_then_reset() -> None:
+    rules = Rules.preset("czech").replace(golden_horse=True)
+    g = new_game(rules, seed=4, dealer=0)
+    forced = []
+    for _ in range(3):
+        assert g.phase == "exchange" and g.declarer == g.observation(0).to_dict()["forced_seat"]
+        forced.append(g.declarer)
+        others = [s for s in range(3) if s != g.declarer]
+        assert all(g.observation(s).to_dict()["talon"] == [] for s in others)
+        g = _finish_deal(g, lambda g, legal: legal[-1] if g.phase == "contract" else None)
+    assert forced == [1, 2, 0]
+    assert all(d.notes[:1] == ("blind_concede",) and d.changes[d.declarer] == -240
+               for d in g.deals)
+    assert g.deals[-1].totals == (0, 0, 0) and "golden_horse_reset" in g.deals[-1].notes
+    assert sum(sum(d.changes) for d in g.deals) == 0
+
+
+def test_czech_blind_offer_face_down_gives_and_fixed_contract() -> None:
+    rules = Rules.preset("czech").replace(blind="czech")
+    g = new_game(rules, seed=3, dealer=0, totals=[100, 100, 100])
+    assert g.phase == "blind" and g.to_act == 1
+    assert g.observation(1).to_dict()["hand"] == []          # not seen before deciding
+    g = act(g, "blind")
+    amounts = [a.amount for a in g.legal_actions() if hasattr(a, "amount")]
+    assert all(x >= 125 for x in amounts)                     # overbid the blind with 125+
+    g = act(g, "pass", "pass")
+    assert g.declarer == 1 and g.observation(0).to_dict()["talon"] == []
+    g = g.apply(g.legal_actions()[0])
+    g = g.apply(g.legal_actions()[0])
+    seen_by_0 = [x["card"] for x in g.observation(0).to_dict()["given"]]
+    assert seen_by_0.count("") == 1                        # the card given to seat 2
+    assert [str(a) for a in g.legal_actions()] == ["contract 120", "concede"]
+    g = act(g, "concede")
+    assert g.deals[-1].changes == (120, -240, 120)
+
+
+def test_finnish_blind_hides_the_hand_until_the_seat_looks() -> None:
+    rules = Rules.preset("finnish").replace(blind="finnish", redeal="none")
+    g = new_game(rules, seed=11, dealer=0)
+    assert g.phase == "blind" and g.to_act == 2
+    assert g.observation(2).to_dict()["hand"] == []
+    assert [str(a) for a in g.legal_actions()] == ["blind 110", "blind 120", "pass"]
+    g = act(g, "pass")                                       # = look at the cards
+    assert g.phase == "bidding" and len(g.observation(2).to_dict()["hand"]) == 7
+
+
+def test_lottery_guesses_are_face_down_until_the_pick() -> None:
+    rules = Rules.preset("finnish").replace(players=4)
+    g = next(x for x in (new_game(rules, seed=s) for s in range(300)) if x.phase == "lottery")
+    org = g.to_act
+    assert g.dealer != org and len(g.hand(g.dealer)) == 0
+    g = act(g, "lottery")
+    first = g.to_act
+    g = act(g, "guess red")
+    second = g.to_act
+    assert g.observation(second).to_dict()["lottery"]["guesses"] == []
+    assert g.observation(first).to_dict()["lottery"]["guesses"] == [{"seat": first, "color": "red"}]
+    g = act(g, "guess red")
+    g = g.apply(g.legal_actions()[0])
+    lot = g.observation(org).to_dict()["lottery"]
+    assert lot["picked"] and len(lot["guesses"]) == 2
+
+
+def test_two_player_stock_form_draws_after_each_trick() -> None:
+    g = new_game(Rules.preset("finnish").replace(players=2), seed=2)
+    assert g.phase == "play" and g.declarer == g.to_act
+    obs = g.observation(0).to_dict()
+    assert obs["stock_size"] == 12 and obs["hand_sizes"] == [6, 6]
+    g = g.apply(g.legal_actions()[0])
+    g = g.apply(g.legal_actions()[0])
+    obs = g.observation(0).to_dict()
+    assert obs["stock_size"] == 10 and obs["hand_sizes"] == [6, 6]
+    g = _finish_deal(g)
+    assert g.deals[0].contract == 100 and g.deals[0].declarer == 1 - g.deals[0].dealer
+
+
+def test_sud_sits_at_880_and_gains_nothing_as_opponent() -> None:
+    g = new_game(Rules.preset("czech"), seed=1, dealer=2, totals=[870, 860, 0])
+    everyone_passes = (lambda g, legal: legal[-1] if g.phase in ("bidding", "redeal") else None)
+    g = _finish_deal(g, everyone_passes)
+    # Seat 1 (860) gained 20 as an opponent: it reaches 880 and sits there.
+    assert g.deals[-1].totals[1] == 880 and "barrel 1" in g.deals[-1].notes
+    states = g.observation(0).to_dict()["seat_states"]
+    assert [s["on_barrel"] for s in states] == [False, True, False]
+    g = _finish_deal(g, everyone_passes)
+    # Next deal seat 0 reaches 880 and sits; the sitter (declarer) failed its 100
+    # and fell below 880, so it is off the barrel without the bump's -120.
+    assert g.deals[-1].totals[0] == 880 and g.deals[-1].changes[1] == -100
+    states = g.observation(0).to_dict()["seat_states"]
+    assert [s["on_barrel"] for s in states] == [True, False, False]
