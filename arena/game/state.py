@@ -50,11 +50,12 @@ _APPLY: dict[str, Callable[[Core, Action], None]] = {
 class GameState:
     """A whole game at one moment. Immutable: `apply` returns a new state."""
 
-    __slots__ = ("_c", "_legal")
+    __slots__ = ("_c", "_legal", "_obs")
 
     def __init__(self, core: Core) -> None:
         self._c = core
         self._legal: tuple[Action, ...] | None = None
+        self._obs: dict[int, Observation] | None = None
 
     # ------------------------------------------------------------ public view
 
@@ -161,7 +162,14 @@ class GameState:
         return GameState(new)
 
     def observation(self, seat: int) -> Observation:
-        return observe(self._c, seat)
+        """What `seat` may know now (RULES.md §6); cached per state and seat."""
+        cache = self._obs
+        if cache is None:
+            cache = self._obs = {}
+        obs = cache.get(seat)
+        if obs is None:
+            obs = cache[seat] = observe(self._c, seat)
+        return obs
 
     def __repr__(self) -> str:
         c = self._c
