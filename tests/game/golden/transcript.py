@@ -72,12 +72,13 @@ def transcript(preset: str, seed: int | None = None) -> str:
             if shown and len(nxt.deals) == len(g.deals):
                 out.append(f"      talon seen by seat {nxt.to_act}: {_cards(shown)}")
         if len(nxt.deals) > len(g.deals):
-            d = nxt.deals[-1]
-            out.append(
-                f"   result: declarer {d.declarer} bid {d.bid} contract {d.contract} "
-                f"made {d.made} scores {list(d.deal_scores)} changes {list(d.changes)} "
-                f"totals {list(d.totals)} redeals {d.redeals} notes {list(d.notes)}"
-            )
+            for d in nxt.deals[len(g.deals):]:  # a played deal, maybe then a redeal penalty
+                out.append(
+                    f"   result: deal {d.deal_number} declarer {d.declarer} bid {d.bid} "
+                    f"contract {d.contract} made {d.made} scores {list(d.deal_scores)} "
+                    f"changes {list(d.changes)} totals {list(d.totals)} redeals {d.redeals} "
+                    f"notes {list(d.notes)}"
+                )
             fresh = True
         elif isinstance(action, Redeal):
             fresh = True
