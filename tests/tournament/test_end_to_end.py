@@ -116,6 +116,8 @@ def test_sample_bots_tournament_publishes_all_formats_and_ranks_greedy_first(ref
     assert ranks["greedy"] < ranks["random"] and ranks["greedy"] < ranks["random_b"]
     assert all(row["matches"] == 18 for row in rows)  # 3 tables x 6 seat orders each
     assert all(row["crashes"] == 0 and row["timeouts"] == 0 for row in rows)
+    shown = cli("leaderboard", "show", folder).stdout
+    assert shown == (board / "leaderboard.md").read_text()
     html = (board / "index.html").read_text()
     assert "<svg" in html and "greedy" in html and "<script" not in html
     assert (board / "leaderboard.md").read_text().count("\n| ") == 4 + 1  # header + 4 bots
@@ -174,6 +176,8 @@ def test_new_writes_a_commented_example_and_bad_configs_store_nothing(tmp_path) 
     assert few.stderr.strip().count("\n") == 0
     assert "key 'bots': a three-seat tournament needs at least 3 bots, found 2" in few.stderr
     assert not (folder / "tournament.sqlite").exists()
+    show = cli("leaderboard", "show", folder, check=False)
+    assert show.returncode == 2 and "no results yet" in show.stderr
     (folder / "tournament.toml").write_text(text.replace("seed = 1 ", "sed = 1 "))
     typo = cli("tournament", "run", folder, check=False)
     assert typo.returncode == 2
