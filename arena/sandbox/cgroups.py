@@ -94,7 +94,7 @@ class Cgroup:
     def remove(self) -> None:
         self.kill_all()
         for d in self.dirs:
-            for _ in range(50):
+            for _ in range(150):
                 try:
                     d.rmdir()
                     break

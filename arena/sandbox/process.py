@@ -121,7 +121,10 @@ class ProcessHandle:
             self._kill_all()
             self.log.join(5.0)
         if self._cgroup is not None:
+            # Everything is dead now: read what the kernel enforced, then remove
+            # the group here already (callers that only stop() leave nothing).
             self.violations.extend(self._cgroup.events())
+            self._cgroup.remove()
 
     def cleanup(self) -> None:
         self.stop()
@@ -129,8 +132,6 @@ class ProcessHandle:
             if self._cleaned:
                 return
             self._cleaned = True
-        if self._cgroup is not None:
-            self._cgroup.remove()
         for fn in self._on_cleanup:
             fn()
 
