@@ -65,6 +65,7 @@ class Core:
     phase: str
     to_act: int | None
     active: tuple[int, ...]
+    nxt: tuple[int, ...]  # per seat: the next active seat clockwise (hot-path table)
     hands: tuple[tuple[Card, ...], ...]
     talon: tuple[Card, ...]
     dealt_talon: tuple[Card, ...]
@@ -112,8 +113,18 @@ def put(t: tuple[T, ...], i: int, v: T) -> tuple[T, ...]:
 
 
 def next_active(c: Core, seat: int) -> int:
-    a = c.active
-    return a[(a.index(seat) + 1) % len(a)]
+    return c.nxt[seat]
+
+
+def next_table(n: int, active: tuple[int, ...]) -> tuple[int, ...]:
+    """Per seat, the next active seat clockwise (an inactive seat maps to the one after it)."""
+    out = []
+    for s in range(n):
+        t = (s + 1) % n
+        while t not in active:
+            t = (t + 1) % n
+        out.append(t)
+    return tuple(out)
 
 
 def hand_marriage_value(hand: tuple[Card, ...]) -> int:

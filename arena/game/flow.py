@@ -24,6 +24,7 @@ from arena.game.core import (
     REDEAL,
     REDEAL_ACTION,
     Core,
+    next_table,
     pick_action,
     put,
 )
@@ -38,6 +39,7 @@ MAX_REDEALS = 50
 def reset_deal(c: Core) -> None:
     n = c.n
     c.active = dealing.active_seats(n, c.dealer)
+    c.nxt = next_table(n, c.active)
     c.phase = BLIND
     c.to_act = None
     c.talon_public = False

@@ -94,16 +94,16 @@ def apply_play(c: Core, action: Action) -> None:
     seat = c.to_act
     assert seat is not None
     card = action.card
-    hand = c.hands[seat]
+    hands = c.hands
+    hand = hands[seat]
     i = hand.index(card)
-    c.hands = put(c.hands, seat, hand[:i] + hand[i + 1:])
+    c.hands = hands[:seat] + (hand[:i] + hand[i + 1:],) + hands[seat + 1:]
     if action.declare:
         _declare(c, seat, action)
     trick = c.trick + ((seat, card),)
     if len(trick) < len(c.active):
         c.trick = trick
-        a = c.active
-        c.to_act = a[(a.index(seat) + 1) % len(a)]
+        c.to_act = c.nxt[seat]
         return
     winner = trick_winner(trick, c.trump)
     c.tricks = c.tricks + ((c.leader if c.leader is not None else trick[0][0], trick, winner),)
