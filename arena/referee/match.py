@@ -48,7 +48,7 @@ from arena.referee.server import (
     INBOX_LIMIT, MESSAGE_LIMIT, RefereeService, start_server, stop_server,
 )
 from arena.referee.spec import DealSummary, MatchResult, MatchSpec, SeatResult
-from arena.sandbox.api import Limits, SandboxError
+from arena.sandbox.api import SandboxError
 from arena.wire import codec
 from arena.wire.codec import pb
 
@@ -147,7 +147,7 @@ class _Match:
     async def _launch(self, address: str, socket_dir: str, log_dir: str) -> None:
         """Start every bot (in parallel: container starts are slow). A bot that
         cannot be started has crashed: it forfeits, the others play on."""
-        limits = Limits()
+        limits = self.spec.limits
 
         async def launch(seat: Seat) -> None:
             env = {

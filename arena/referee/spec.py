@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from arena.sandbox.api import Limits
 from arena.sandbox.botfile import BotSpec
 
 FaultMode = Literal["strike", "forfeit"]
@@ -49,6 +50,7 @@ class MatchSpec:
     replay_path: str = ""                      # "" = no replay file
     work_dir: str = ""                         # scratch folder for sockets and logs ("" = temp)
     transport: Literal["unix", "tcp"] = "unix"
+    limits: Limits = field(default_factory=Limits)  # resource limits for every bot of the match
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ file has been checked. See docs/tournaments.md for the reference.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import tomllib
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.referee.spec import FaultPolicy, TimeControl
+from arena.sandbox.api import Limits
 from arena.sandbox.botfile import BotFileError, BotSpec, load_bot
 from arena.tournament.schedule import DESIGNS, Design
 
@@ -26,11 +28,12 @@ _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 _TOP_KEYS = frozenset({
     "name", "description", "seed", "bots", "duplicate_sets", "schedule", "concurrency",
     "executor", "dask_address", "sandbox", "replays", "bootstrap", "rules", "time_control",
-    "faults",
+    "faults", "limits",
 })
 _RULES_KEYS_FIXED = frozenset({"preset"})
 _TIME_KEYS = frozenset({"per_move", "bank", "increment", "startup"})
 _FAULT_KEYS = frozenset({"mode", "max_strikes"})
+_LIMIT_FIELDS = {f.name: f for f in dataclasses.fields(Limits)}
 
 
 class TournamentConfigError(ValueError):
@@ -55,6 +58,7 @@ class TournamentConfig:
     rules_options: tuple[tuple[str, object], ...] = ()
     time_control: TimeControl = field(default_factory=TimeControl)
     fault_policy: FaultPolicy = field(default_factory=FaultPolicy)
+    limits: Limits = field(default_factory=Limits)
     description: str = ""
 
     @property
@@ -150,13 +154,15 @@ def parse_config(data: dict[str, Any], root: Path, where: str) -> TournamentConf
     rules_preset, rules_options = _parse_rules(data.get("rules", {}), fail)
     time_control = _parse_time(data.get("time_control", {}), fail)
     fault_policy = _parse_faults(data.get("faults", {}), fail)
+    limits = _parse_limits(data.get("limits", {}), fail)
 
     return TournamentConfig(
         root=str(root), name=name, seed=seed, bot_paths=tuple(bot_paths),
         duplicate_sets=duplicate_sets, schedule=schedule, concurrency=concurrency,
         executor=executor, dask_address=dask_address, sandbox=sandbox, replays=replays,
         bootstrap=bootstrap, rules_preset=rules_preset, rules_options=rules_options,
-        time_control=time_control, fault_policy=fault_policy, description=description,
+        time_control=time_control, fault_policy=fault_policy, limits=limits,
+        description=description,
     )
 
 
@@ -242,6 +248,25 @@ def _parse_faults(value: Any, fail: Any) -> FaultPolicy:
     return FaultPolicy(mode=mode, max_strikes=strikes)
 
 
+def _parse_limits(value: Any, fail: Any) -> Limits:
+    """[limits]: any field of arena.sandbox.api.Limits; each must be a positive number
+    (whole numbers for counts and sizes)."""
+    table = _table(value, "limits", fail)
+    _no_unknown(table, frozenset(_LIMIT_FIELDS), "limits.", fail)
+    values: dict[str, Any] = {}
+    for key in sorted(table):
+        v = table[key]
+        wants_int = _LIMIT_FIELDS[key].type in (int, "int")
+        ok_type = isinstance(v, int) if wants_int else isinstance(v, (int, float))
+        if isinstance(v, bool) or not ok_type:
+            kind = "a whole number" if wants_int else "a number"
+            raise fail(f"limits.{key}", f"must be {kind}, got {v!r}")
+        if not v > 0:
+            raise fail(f"limits.{key}", f"must be > 0, got {v!r}")
+        values[key] = v if wants_int else float(v)
+    return Limits(**values)
+
+
 def _one_line(exc: BaseException) -> str:
     text = str(exc).strip() or type(exc).__name__
     return text.splitlines()[0]
@@ -287,6 +312,15 @@ startup = 15.0                 # for a bot to connect
 [faults]
 mode = "strike"                # strike: a fault plays a default move; forfeit: at once
 max_strikes = 3                # strikes before a forfeit
+
+[limits]                       # per bot, per match (docs/sandbox.md); defaults shown
+memory_mb = 512                # address space / container memory
+cpu_seconds = 600              # CPU time over the whole match
+pids = 64                      # processes and threads
+open_files = 256
+file_size_mb = 16              # largest file a bot may write
+tmpfs_mb = 16                  # private /tmp (bwrap, docker)
+log_bytes = 1000000            # stdout+stderr kept per bot
 '''
 
 

@@ -78,6 +78,7 @@ def match_spec(config: TournamentConfig, row: MatchRow, specs: dict[int, object]
         fault_policy=config.fault_policy,
         sandbox=config.sandbox,
         replay_path=replay,
+        limits=config.limits,
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -144,3 +145,22 @@ def test_a_spec_that_cannot_be_played_is_refused_up_front(random_bot: BotSpec) -
         run_match(MatchSpec(match_id="x", bots=(random_bot,) * 2, seed=1))
     with pytest.raises(MatchSetupError, match="unknown rules preset"):
         run_match(MatchSpec(match_id="x", bots=(random_bot,) * 3, seed=1, rules_preset="nope"))
+
+
+@pytest.mark.parametrize("level", ["process", "bwrap"])
+def test_match_limits_reach_the_bot_process(random_bot: BotSpec, tmp_path: Path, level: str) -> None:
+    """MatchSpec.limits (tournament.toml [limits]) is what the sandbox applies."""
+    from arena.sandbox import available_levels
+    from arena.sandbox.api import Limits
+    from arena.sandbox.botfile import load_bot
+
+    if level not in available_levels():
+        pytest.skip(f"sandbox level {level} is not available on this machine")
+    reporter = load_bot(Path(__file__).parent / "limits_bot")
+    limits = Limits(open_files=77, file_size_mb=3)
+    spec = dataclasses.replace(_spec((reporter, random_bot, random_bot), tmp_path, limits=limits),
+                               rules_options=(("target", 500), ("max_deals", 2)), sandbox=level)
+    result = run_match(spec)
+    assert result.seats[0].status == "ok" and result.seats[0].sandbox == level
+    log = Path(result.seats[0].log_path).read_text()
+    assert f"LIMITS nofile=77 fsize={3 * 1024 * 1024}" in log, log

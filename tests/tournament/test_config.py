@@ -34,6 +34,10 @@ def test_valid_config_loads(make_bot, make_tournament) -> None:
     ("[time_control]\nper_mov = 1", "", "key 'time_control.per_mov': unknown key"),
     ("[faults]\nmode = \"explode\"", "", "key 'faults.mode'"),
     ("[faults]\nmax_strikes = true", "", "key 'faults.max_strikes'"),
+    ("[limits]\nmemory = 64", "", "key 'limits.memory': unknown key (did you mean 'memory_mb'?)"),
+    ("[limits]\npids = 0", "", "key 'limits.pids': must be > 0, got 0"),
+    ("[limits]\nmemory_mb = 1.5", "", "key 'limits.memory_mb': must be a whole number, got 1.5"),
+    ("[limits]\ncpus = \"all\"", "", "key 'limits.cpus': must be a number, got 'all'"),
 ])
 def test_bad_values_give_one_line_naming_file_and_key(
         make_bot, make_tournament, extra: str, rules: str, fragment: str) -> None:
@@ -46,6 +50,22 @@ def test_bad_values_give_one_line_naming_file_and_key(
     assert message.startswith(str(folder / "tournament.toml") + ": ")
     assert fragment in message
     assert not (folder / "tournament.sqlite").exists()
+
+
+def test_limits_reach_every_match_spec(make_bot, make_tournament) -> None:
+    from arena.sandbox.api import Limits
+    from arena.tournament.coordinator import match_spec
+    from arena.tournament.store import MatchRow
+
+    bots = [make_bot(n) for n in ("a", "b", "c")]
+    folder = make_tournament(bots, extra="[limits]\nmemory_mb = 256\npids = 32\ncpus = 0.5\n")
+    config = load_config(folder)
+    assert config.limits == Limits(memory_mb=256, pids=32, cpus=0.5)
+    assert load_config(make_tournament(bots, name="t2")).limits == Limits()
+    row = MatchRow(match_id="m", set_no=0, table_no=0, order_no=0, seed=1, bot_ids=(1, 2, 3),
+                   status="planned", attempts=0, result=None, replay_path="", error="")
+    spec = match_spec(config, row, {1: None, 2: None, 3: None})
+    assert spec.limits == config.limits
 
 
 def test_missing_bot_and_duplicate_names(make_bot, make_tournament, tmp_path) -> None:
