@@ -56,6 +56,7 @@ def _take(c: Core, d: int, cards: tuple, hidden: bool) -> None:  # type: ignore[
     c.talon_seen = tuple(True for _ in range(c.n)) if not hidden else put(c.talon_seen, d, True)
     c.dealt_talon = tuple(cards)
     c.hands = put(c.hands, d, sort_hand(c.hands[d] + tuple(cards)))
+    c.looked = put(c.looked, d, True)  # the declarer plays with its cards in view
     # RULES.md §3: after a blind bid the given cards travel face down.
     c.given_public = c.rules.exchange_visible and c.blind_seat != d
     c.phase = EXCHANGE

@@ -129,7 +129,6 @@ def _step_horse(c: Core) -> str | None:
     c.bid = 120
     c.bidder = d
     c.blind_seat = d
-    c.looked = put(c.looked, d, False)
     c.auction = ((d, "blind"),)
     c.declarer = d
     exchange.take_talon(c, d)

@@ -315,6 +315,7 @@ def test_golden_horse_three_forced_blind_deals_then_reset() -> None:
     for _ in range(3):
         assert g.phase == "exchange" and g.declarer == g.observation(0).to_dict()["forced_seat"]
         forced.append(g.declarer)
+        assert len(g.observation(g.declarer).to_dict()["hand"]) == 10  # it plays seeing its cards
         others = [s for s in range(3) if s != g.declarer]
         assert all(g.observation(s).to_dict()["talon"] == [] for s in others)
         g = _finish_deal(g, lambda g, legal: legal[-1] if g.phase == "contract" else None)
