@@ -252,6 +252,7 @@ VARIANTS = [
     Rules.preset("finnish").replace(players=2, two_player_form="banks"),
     Rules.preset("finnish").replace(exchange="discard"),
     Rules.preset("czech").replace(golden_horse=True, blind="czech", samosval=True),
+    Rules.preset("czech").replace(players=4, golden_horse=True, blind="czech"),
 ]
 
 
@@ -269,6 +270,13 @@ def test_every_observation_parses_as_the_protobuf_message(tmp_path: Path) -> Non
                 d = g.observation(seat).to_dict()
                 assert set(d) == fields
                 ParseDict(d, pb.Observation())
+            actor = g.to_act
+            assert actor is not None
+            mine = g.observation(actor).to_dict()
+            looked = mine["seat_states"][actor]["looked"]
+            # Only a blind offer or a lottery guess is decided without seeing one's cards.
+            assert looked or mine["phase"] in ("blind", "lottery"), (rules, mine["phase"])
+            assert len(mine["hand"]) == (mine["hand_sizes"][actor] if looked else 0)
             legal = g.legal_actions()
             g = g.apply(legal[rng.below(len(legal))])
 
