@@ -123,6 +123,10 @@ class Rules:
         """A copy with `options` changed; each name and value is validated."""
         clean: dict[str, Any] = {}
         for name, value in options.items():
+            if name in ("preset", "preset_name"):
+                raise RulesError(
+                    f"option {name!r} cannot be replaced ({value!r}): load a preset with "
+                    "Rules.preset(name), then replace its options")
             clean[name] = _validate(name, value)
         out = _dc_replace(self, **clean)
         _check_combination(out)
@@ -196,10 +200,6 @@ Rules.preset = _PresetAccess()
 
 
 def _validate(name: str, value: Any) -> Any:
-    if name in ("preset", "preset_name"):
-        if value not in _PRESETS:
-            raise RulesError(f"option 'preset': unknown preset {value!r}; known: {', '.join(_PRESETS)}")
-        return value
     if name in _BOOLS:
         if isinstance(value, bool):
             return value
