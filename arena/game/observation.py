@@ -8,6 +8,8 @@ None for unset optional fields.
 from __future__ import annotations
 
 import marshal
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from arena.game.core import Core
@@ -27,6 +29,13 @@ class Observation:
         """A fresh deep copy the caller owns (marshal: a C-speed copy of plain data)."""
         out: Dict = marshal.loads(marshal.dumps(self._d))
         return out
+
+    def as_mapping(self) -> Mapping[str, Any]:
+        """The same fields as `to_dict()` without copying: a read-only view of
+        the observation's own data (top level read-only; nested lists and
+        dicts are shared, so callers must not modify them either). For hot
+        paths that only read, e.g. the referee encoding a DecisionRequest."""
+        return MappingProxyType(self._d)
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):

@@ -32,7 +32,7 @@ import secrets
 import shutil
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
 
@@ -262,11 +262,11 @@ class _Match:
 
     # ------------------------------------------------------------------ the game
 
-    def _observe(self, game: Any) -> list[dict[str, Any] | None]:
+    def _observe(self, game: Any) -> list[Mapping[str, Any] | None]:
         return [_view(game, s.index) if s.playing else None for s in self.seats]
 
-    def _observe_after(self, game: Any, action: Action, before: dict[str, Any] | None,
-                       obs: list[dict[str, Any] | None]) -> list[dict[str, Any] | None]:
+    def _observe_after(self, game: Any, action: Action, before: Mapping[str, Any] | None,
+                       obs: list[Mapping[str, Any] | None]) -> list[Mapping[str, Any] | None]:
         """Observations after `action`. Always fresh for the seat to act next.
         A bid, pass or play that leaves the deal and phase unchanged tells no
         seat anything private (RULES.md §6: such actions are public), so the
@@ -336,7 +336,7 @@ class _Match:
         return game
 
     async def _decide(
-        self, seat: Seat, obs: dict[str, Any] | None, legal: Sequence[Action]
+        self, seat: Seat, obs: Mapping[str, Any] | None, legal: Sequence[Action]
     ) -> tuple[Action, str | None, str, float]:
         """The seat's action for this decision, with the fault (kind, line) if any."""
         if not seat.playing or obs is None:
@@ -473,16 +473,12 @@ class _Match:
         return result
 
 
-def _view(game: Any, seat: int) -> dict[str, Any]:
-    """`game.observation(seat).to_dict()` without its defensive deep copy.
-
-    The engine builds each observation's dict afresh (arena/game/observation.py
-    `observe`), and the referee only reads it, so the copy is pure cost (the
-    largest single one per decision). Falls back to `to_dict()` if the
-    engine's Observation ever stops keeping its data in `_d`."""
-    obs = game.observation(seat)
-    data = getattr(obs, "_d", None)
-    return data if type(data) is dict else obs.to_dict()
+def _view(game: Any, seat: int) -> Mapping[str, Any]:
+    """`seat`'s observation as a read-only mapping, without the defensive
+    deep copy of `to_dict()` (the largest single copy per decision): the
+    referee only reads it (arena/game/observation.py `as_mapping`)."""
+    view: Mapping[str, Any] = game.observation(seat).as_mapping()
+    return view
 
 
 def _deal_summary(rec: Any, number: int) -> DealSummary:

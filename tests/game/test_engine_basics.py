@@ -396,3 +396,15 @@ def test_sud_sits_at_880_and_gains_nothing_as_opponent() -> None:
     assert g.deals[-1].totals[0] == 880 and g.deals[-1].changes[1] == -100
     states = g.observation(0).to_dict()["seat_states"]
     assert [s["on_barrel"] for s in states] == [True, False, False]
+
+
+def test_as_mapping_is_a_read_only_view_equal_to_to_dict() -> None:
+    from arena.game import Rules, new_game
+
+    g = new_game(Rules.preset("standard"), seed=5)
+    obs = g.observation(0)
+    view = obs.as_mapping()
+    assert dict(view) == obs.to_dict()
+    with pytest.raises(TypeError):
+        view["phase"] = "play"  # type: ignore[index]
+    assert obs.as_mapping()["phase"] == obs.phase
