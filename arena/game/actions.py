@@ -74,6 +74,14 @@ class Discard:
 
     cards: tuple[Card, ...]
 
+    def __post_init__(self) -> None:
+        # The same three cards in any order are the same discard: keep them in
+        # deck order, the order the engine lists them in (RULES.md §7).
+        cards = tuple(self.cards)
+        if any(a.index > b.index for a, b in zip(cards, cards[1:])):
+            cards = tuple(sorted(cards, key=lambda c: c.index))
+        object.__setattr__(self, "cards", cards)
+
     def __str__(self) -> str:
         return "discard " + " ".join(str(c) for c in self.cards)
 

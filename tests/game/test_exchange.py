@@ -64,3 +64,18 @@ def test_discard_form_keeps_ten_and_plays_seven_tricks() -> None:
     assert tricks + 1 == 7
     d = g.deals[0]
     assert sum(d.deal_scores) == 120  # QS (3) counts for the declarer; no marriage declared
+
+
+@pytest.mark.parametrize("order", ["9D QS 9S", "QS 9D 9S", "9S QS 9D", "9S 9D QS"])
+def test_discard_accepts_the_same_cards_in_any_order(order: str) -> None:
+    from arena.game.actions import Discard, action_from_fields, to_fields
+    from arena.game.cards import Card
+
+    g = auction_won_at("finnish", over_100=True, exchange="discard")
+    action = Discard(tuple(Card.parse(x) for x in order.split()))
+    assert action == Discard(tuple(Card.parse(x) for x in "9D QS 9S".split()))
+    assert action in g.legal_actions() and str(action) == "discard 9D QS 9S"
+    assert action_from_fields(to_fields(action)) == action
+    g2 = play(g, f"0: discard {order}")
+    assert obs(g2, 0)["discarded"] == ["9D", "QS", "9S"]
+    assert "discard 9D QS 9S" in texts(g)  # legal actions keep listing the sorted form
