@@ -148,3 +148,34 @@ def test_finnish_blind_failure_loses_double() -> None:
     g = play(g, *[t for t in texts(g) if t.startswith("contract")][:1], *TRICKS_NO_MARRIAGE)
     d = g.deals[0]
     assert not d.made and list(d.changes) == [-240, 30, 60]  # opponents score as usual
+
+
+def test_golden_horse_declarer_sees_the_cards_it_gives() -> None:
+    # Reported on seed 23: the blind seat's view had `hand: []`, `looked:
+    # False` while its legal actions named its 10 cards. Rule reading
+    # (docs/rules.md): it sees its hand once it takes the talon.
+    from arena.game import new_game
+
+    g = new_game(rules("czech", golden_horse=True), seed=23)
+    exchanges = 0
+    while not g.is_over and len(g.deals) < 3:
+        seat = g.to_act
+        o = g.observation(seat).to_dict()
+        named = {str(c) for a in g.legal_actions() for c in _cards_of(a)}
+        assert named <= set(o["hand"]), (g.phase, seat, sorted(named - set(o["hand"])))
+        if g.phase == "exchange":
+            exchanges += 1
+            assert len(o["hand"]) == 10 - len(o["given"]) and o["seat_states"][seat]["looked"]
+            assert o["seat_states"][seat]["blind"]
+        g = g.apply(g.legal_actions()[0])
+    assert exchanges >= 3 * 2  # two gives in each of the three horse deals
+
+
+def _cards_of(action: object) -> tuple[object, ...]:
+    from arena.game.actions import Discard, Give, Play
+
+    if isinstance(action, (Give, Play)):
+        return (action.card,)
+    if isinstance(action, Discard):
+        return action.cards
+    return ()
