@@ -7,4 +7,5 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/arena tournament run tournaments/sample "$@"
 .venv/bin/arena leaderboard publish tournaments/sample --out leaderboards/sample
+cat leaderboards/sample/leaderboard.md
 echo "leaderboard: leaderboards/sample/leaderboard.md (also .json, .csv, index.html)"
