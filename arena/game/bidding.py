@@ -54,7 +54,11 @@ def legal_bidding(c: Core) -> tuple[Action, ...]:
 
 
 def legal_blind_bids(c: Core) -> tuple[Action, ...]:
-    assert c.bid is not None
+    assert c.bid is not None and c.to_act is not None
+    if c.peeked[c.to_act]:
+        # It saw its cards at a declined private offer: asked like any seat
+        # that has not looked (so the others learn nothing), it may only look.
+        return (PASS,)
     step = c.rules.bid_step
     return tuple(blind_action(x) for x in range(c.bid + step, BLIND_MAX + 1, step)) + (PASS,)
 

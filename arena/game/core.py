@@ -76,6 +76,10 @@ class Core:
     bidder: int | None
     in_auction: tuple[bool, ...]
     looked: tuple[bool, ...]
+    # Seats that saw their hand only because of a private offer (a redeal or
+    # lottery offer, RULES.md §6): they see it, but publicly they have not
+    # looked (docs/rules.md "Private offers").
+    peeked: tuple[bool, ...]
     blind_seat: int | None
     declarer: int | None
     contract: int | None

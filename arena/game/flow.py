@@ -49,6 +49,7 @@ def reset_deal(c: Core) -> None:
     c.bidder = None
     c.in_auction = (False,) * n
     c.looked = tuple(c.rules.blind != "finnish" for _ in range(n))
+    c.peeked = (False,) * n
     c.blind_seat = None
     c.declarer = None
     c.contract = None
@@ -170,8 +171,8 @@ def _offer_redeal(c: Core) -> None:
     c.pending = c.pending[1:]
     c.phase = REDEAL
     c.to_act = seat
-    # Being offered a redeal means having looked at the hand (Finnish blind).
-    c.looked = put(c.looked, seat, True)
+    # The holder sees its hand to decide; publicly nothing happened (RULES.md §6).
+    c.peeked = put(c.peeked, seat, True)
 
 
 def _step_lottery(c: Core) -> str | None:
@@ -182,7 +183,7 @@ def _step_lottery(c: Core) -> str | None:
             c.phase = LOTTERY
             c.stage = "lottery_offer"
             c.to_act = s
-            c.looked = put(c.looked, s, True)
+            c.peeked = put(c.peeked, s, True)
             return "wait"
     return None
 
@@ -234,6 +235,28 @@ def apply_redeal(c: Core, action: Action) -> None:
         _proceed(c, _AFTER_OFFERS)
 
 
+def private_offer(c: Core) -> bool:
+    """An offer made because of the holder's hidden hand is pending (a redeal
+    offer, the Swedish four-9s abandonment, the Finnish lottery offer)."""
+    return c.phase == REDEAL or c.phase == LOTTERY and c.stage == "lottery_offer"
+
+
+def without_offers(c: Core, seat: int) -> Core:
+    """The state as `seat` may know it while other seats' private offers are
+    pending: as if each were declined (RULES.md §6; docs/rules.md "Private
+    offers"). Declining draws no randomness, so this is the position the
+    game reaches if they are declined. `c` itself is not changed."""
+    if c.to_act is None or c.to_act == seat or not private_offer(c):
+        return c
+    p = c.clone()
+    while p.to_act is not None and p.to_act != seat and private_offer(p):
+        if p.phase == REDEAL:
+            apply_redeal(p, PASS)
+        else:
+            apply_lottery(p, PASS)
+    return p
+
+
 def offer_post_exchange(c: Core, seats: tuple[int, ...]) -> None:
     c.pending = seats
     c.stage = "post"
@@ -278,6 +301,7 @@ def apply_lottery(c: Core, action: Action) -> None:
         _proceed(c, _AFTER_LOTTERY)
     elif isinstance(action, Lottery):
         c.lot_organiser = seat
+        c.looked = put(c.looked, seat, True)  # accepting is public: it has seen its cards
         others = tuple(s for s in c.active if s != seat)
         # Guess clockwise from the organiser's left.
         i = c.active.index(seat)

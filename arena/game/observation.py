@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from arena.game.core import Core
+from arena.game.flow import without_offers
 
 Dict = dict[str, Any]
 
@@ -59,7 +60,9 @@ def observe(c: Core, seat: int) -> Observation:
     n = c.n
     if not 0 <= seat < n:
         raise ValueError(f"observation: seat {seat} is not a seat of this {n}-player game")
-    looked = c.looked[seat]
+    # Other seats' pending private offers are invisible to this seat (RULES.md §6).
+    c = without_offers(c, seat)
+    looked = c.looked[seat] or c.peeked[seat]
     hand = [str(x) for x in c.hands[seat]] if looked else []
     if c.talon_public or c.talon_seen[seat]:
         talon = [str(x) for x in c.dealt_talon] if c.declarer is not None and not c.talon else []

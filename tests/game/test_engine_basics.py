@@ -263,9 +263,15 @@ def test_every_observation_parses_as_the_protobuf_message() -> None:
             assert actor is not None
             mine = g.observation(actor).to_dict()
             looked = mine["seat_states"][actor]["looked"]
-            # Only a blind offer or a lottery guess is decided without seeing one's cards.
-            assert looked or mine["phase"] in ("blind", "lottery"), (rules, mine["phase"])
-            assert len(mine["hand"]) == (mine["hand_sizes"][actor] if looked else 0)
+            # Only a blind offer or a lottery guess is decided without seeing
+            # one's cards; a private offer (redeal, lottery) shows them to its
+            # holder without counting as "looked" publicly (RULES.md §6), and
+            # so does a later blind question to that seat.
+            assert looked or mine["phase"] in ("blind", "lottery", "redeal"), (rules, mine["phase"])
+            if looked or mine["phase"] == "redeal":
+                assert len(mine["hand"]) == mine["hand_sizes"][actor]
+            else:
+                assert len(mine["hand"]) in (0, mine["hand_sizes"][actor])
             legal = g.legal_actions()
             g = g.apply(legal[rng.below(len(legal))])
 

@@ -5,7 +5,10 @@ bids, hidden talon), for every seat: re-deal the cards that seat cannot know
 among the places it cannot see (other hands, unrevealed talon, face-down
 given cards), replay the same actions on that counterfactual first deal and
 check that `json.dumps(observation(seat).to_dict(), sort_keys=True)` is byte
-for byte the same. A counterfactual whose replay is illegal (or that moves
+for byte the same. Private offers (a redeal or lottery offer made because of
+a hand) are invisible to the other seats, so the replay for a seat drops the
+other seats' declined offers and declines any offer the counterfactual makes
+to another seat. A counterfactual whose replay is illegal (or that moves
 who acts) is inconsistent with what the seat saw and is skipped; the test
 asserts enough counterfactuals were really compared. Separately, no
 observation may show a card of another seat's hand or an unrevealed talon
@@ -23,6 +26,7 @@ import pytest
 from arena.game import IllegalActionError, new_game
 from arena.game.actions import Discard, Give, Pick, Play
 from arena.game.cards import DECK, Card
+from arena.game.core import PASS
 
 from .helpers import random_choice, rules
 
@@ -114,13 +118,25 @@ def permutation(unknown: list[Card], rng: random.Random, by_suit: bool) -> dict[
     return dict(zip(unknown, shuffled))
 
 
+def private_offer(g: Any) -> bool:
+    """A redeal or lottery offer (made because of the hand) is pending."""
+    return g.phase == "redeal" or g.phase == "lottery" and any(
+        str(a) == "lottery" for a in g.legal_actions())
+
+
 def counterfactual(r: Any, seed: int, dealer: int, hands: list[list[Card]], talon: list[Card],
-                   actions: list[Any], actors: list[tuple[int, str]], m: dict[Card, Card]) -> Any | None:
+                   actions: list[Any], actors: list[tuple[int, str]], m: dict[Card, Card],
+                   viewer: int, private: list[bool]) -> Any | None:
     hands2 = [[m.get(c, c) for c in h] for h in hands]
     talon2 = [m.get(c, c) for c in talon]
     g = new_game(r, seed=seed, dealer=dealer, hands=[[str(c) for c in h] for h in hands2],
                  talon=[str(c) for c in talon2])
-    for a, (actor, phase) in zip(actions, actors):
+    for a, (actor, phase), declined in zip(actions, actors, private):
+        if declined and actor != viewer:
+            continue  # another seat's declined offer: the viewer never saw it
+        while (private_offer(g) and g.to_act != viewer
+               and not (g.to_act == actor and g.phase == phase)):
+            g = g.apply(PASS)  # an offer the original did not make: declined unseen
         # the same seat must act in the same (public) phase, else the replay
         # tells a different public story (e.g. a redeal offer, not a bid)
         if g.to_act != actor or g.observation(actor).phase != phase:
@@ -183,11 +199,14 @@ def test_observation_depends_only_on_what_the_seat_may_know(case: str) -> None:
                      talon=[str(c) for c in talon])
         actions: list[Any] = []
         actors: list[tuple[int, str]] = []
+        private: list[bool] = []
         while not g.is_over and first_deal_intact(g, hands, talon):
             check_no_leak(g, 3, talon, visible)
             if actions and rng.random() < 0.35:
-                compared += compare_all_seats(r, seed, dealer, hands, talon, g, actions, actors, rng)
+                compared += compare_all_seats(r, seed, dealer, hands, talon, g, actions, actors,
+                                              private, rng)
             a = random_choice(g, rng)
+            private.append(private_offer(g) and a == PASS)
             actors.append((g.to_act, g.observation(g.to_act).phase))
             actions.append(a)
             g = g.apply(a)
@@ -196,7 +215,7 @@ def test_observation_depends_only_on_what_the_seat_may_know(case: str) -> None:
 
 def compare_all_seats(r: Any, seed: int, dealer: int, hands: list[list[Card]], talon: list[Card],
                       g: Any, actions: list[Any], actors: list[tuple[int, str]],
-                      rng: random.Random) -> int:
+                      private: list[bool], rng: random.Random) -> int:
     compared = 0
     for seat in range(3):
         mine = dump(g, seat)
@@ -207,7 +226,7 @@ def compare_all_seats(r: Any, seed: int, dealer: int, hands: list[list[Card]], t
             m = permutation(unknown, rng, by_suit=attempt % 2 == 0)
             if all(k is v for k, v in m.items()):
                 continue
-            other = counterfactual(r, seed, dealer, hands, talon, actions, actors, m)
+            other = counterfactual(r, seed, dealer, hands, talon, actions, actors, m, seat, private)
             if other is None:
                 continue
             theirs = dump(other, seat)

@@ -30,7 +30,7 @@ def start(preset: str, fixed: tuple[tuple[str, str, str], str], **options: objec
 
 
 def offered(g: Any) -> bool:
-    return obs(g, 0)["phase"] == "redeal" and "redeal" in texts(g)
+    return g.phase == "redeal" and "redeal" in texts(g)
 
 
 @pytest.mark.parametrize("preset,fixed,want", [
@@ -79,7 +79,7 @@ def test_finnish_two_redeals_in_a_row_cost_the_dealer_100_and_pass_the_deal() ->
         g = play(start("finnish", TEN_POINTS, seed=seed, totals=[0, 0, 500]), "1: redeal")
         if g.deals:  # the new cards were redealt by themselves (four 9s)
             break
-        if obs(g, 0)["phase"] == "redeal":
+        if g.phase == "redeal":
             g = g.apply(Redeal())
             break
     else:
