@@ -84,6 +84,15 @@ class GameState:
         return self._c.over
 
     @property
+    def private_offer(self) -> bool:
+        """True while `to_act` decides an offer made because of its hidden
+        hand (a redeal offer, the Swedish four-9s abandonment, the Finnish
+        lottery offer). Other seats must not learn of it: their observations
+        already hide it, and declining (`pass`) must not be announced to them
+        (RULES.md §6, docs/rules.md "Private offers"). Accepting is public."""
+        return not self._c.over and flow.private_offer(self._c)
+
+    @property
     def totals(self) -> tuple[int, ...]:
         return self._c.totals
 

@@ -226,14 +226,19 @@ class _Match:
         message that is not a decision request)."""
         pending, seat.pending = seat.pending, []
         for ev in pending:
-            await seat.send(pb.RefereeMessage(event=ev).SerializeToString())
+            await seat.send(codec.event_message(ev.SerializeToString()))
+
+    async def _flush_and_send(self, seat: Seat, data: bytes) -> None:
+        await self._flush(seat)
+        await seat.send(data)
 
     async def _broadcast(self, msg: pb.RefereeMessage) -> None:
+        """Send `msg` to every playing seat after its pending events. The
+        seats are written to concurrently (each seat's own messages stay in
+        order): every write waits for gRPC to take the message, and those
+        waits need not add up across seats."""
         data = msg.SerializeToString()
-        for seat in self.seats:
-            if seat.playing:
-                await self._flush(seat)
-                await seat.send(data)
+        await asyncio.gather(*(self._flush_and_send(s, data) for s in self.seats if s.playing))
 
     async def _send_match_start(self) -> None:
         tc = self.spec.time_control
@@ -255,10 +260,7 @@ class _Match:
             statuses=[s.status for s in result.seats], reason=result.reason,
         )
         data = pb.RefereeMessage(match_end=end).SerializeToString()
-        for seat in self.seats:
-            if seat.alive:
-                await self._flush(seat)
-                await seat.send(data)
+        await asyncio.gather(*(self._flush_and_send(s, data) for s in self.seats if s.alive))
 
     # ------------------------------------------------------------------ the game
 
@@ -307,6 +309,9 @@ class _Match:
                 ref = game.observation(actor).to_dict()
             trick = events.completed_trick(ref, actor, action) if ref is not None else None
             deal_number = game.observation(actor).deal_number if ref is None else ref["deal_number"]
+            # Declining an offer made because of a hidden hand is private
+            # (RULES.md §6): only the actor hears of its `pass`.
+            private = isinstance(action, Pass) and game.private_offer
             game = game.apply(action)
             self.replay.write({
                 "type": "action", "n": self.n_actions, "deal": deal_number,
@@ -317,7 +322,7 @@ class _Match:
             new_obs = self._observe_after(game, action, before_obs, obs)
             shared = events.public_events(actor, action, deal_number, trick)
             for s, before, after in zip(self.seats, obs, new_obs):
-                if before is None or after is None or not s.playing:
+                if before is None or after is None or not s.playing or private and s.index != actor:
                     continue
                 s.pending.extend(shared if shared is not None else
                                  events.seat_events(before, after, s.index, actor, action, trick))
@@ -347,19 +352,17 @@ class _Match:
         seat.seq += 1
         seq = seat.seq
         limit = tc.per_move + seat.bank
-        request = pb.DecisionRequest(
-            seq=seq, legal_actions=[codec.action_to_pb(a) for a in legal],
-            legal_texts=[str(a) for a in legal], time_limit_s=limit, bank_left_s=seat.bank,
+        # Composed from cached serialized parts: the same bytes as building the
+        # DecisionRequest message and serializing it (codec.decision_message).
+        data = codec.decision_message(
+            seq, seat.encoder.encode(obs).SerializeToString(), legal, limit, seat.bank,
+            [ev.SerializeToString() for ev in seat.pending],
         )
-        request.observation.CopyFrom(seat.encoder.encode(obs))
-        request.events.extend(seat.pending)
         seat.pending.clear()
-        data = pb.RefereeMessage(decision=request).SerializeToString()
         t0 = time.monotonic()
         deadline = t0 + limit
         if not await seat.send(data):
             return self._faulty(seat, legal, "crash", "disconnected before the decision", 0.0)
-        legal_set = set(legal)
         while True:
             remaining = deadline - time.monotonic()
             item: bytes | object
@@ -386,26 +389,37 @@ class _Match:
             if len(item) > MESSAGE_LIMIT:
                 return self._faulty(seat, legal, "malformed",
                                     f"decision {seq}: message of {len(item)} bytes (limit {MESSAGE_LIMIT})", elapsed)
-            msg = pb.BotMessage()
             try:
-                msg.ParseFromString(item)
+                msg = pb.BotMessage.FromString(item)
             except DecodeError:
                 return self._faulty(seat, legal, "malformed", f"decision {seq}: not a BotMessage", elapsed)
-            if msg.WhichOneof("body") != "reply":
+            body = msg.WhichOneof("body")
+            if body != "reply":
                 return self._faulty(seat, legal, "malformed",
-                                    f"decision {seq}: expected a Reply, got {msg.WhichOneof('body')}", elapsed)
-            if msg.reply.seq < seq:
-                log.debug("seat %d: dropped a late reply for seq %d", seat.index, msg.reply.seq)
+                                    f"decision {seq}: expected a Reply, got {body}", elapsed)
+            reply = msg.reply
+            reply_seq = reply.seq
+            if reply_seq < seq:
+                log.debug("seat %d: dropped a late reply for seq %d", seat.index, reply_seq)
                 seat.stale += 1
                 continue
-            if msg.reply.seq > seq:
+            if reply_seq > seq:
                 return self._faulty(seat, legal, "malformed",
-                                    f"decision {seq}: reply names future seq {msg.reply.seq}", elapsed)
+                                    f"decision {seq}: reply names future seq {reply_seq}", elapsed)
+            # The usual case: a structured action byte for byte equal to one
+            # of the legal actions' messages is that action. Anything else
+            # goes the general way (parse, then check it is legal).
+            if reply.HasField("action"):
+                by_bytes = {codec.action_bytes(a): a for a in legal}
+                found = by_bytes.get(reply.action.SerializeToString())
+                if found is not None:
+                    seat.add_time(elapsed)
+                    return found, None, "", elapsed
             try:
-                action = codec.reply_to_action(msg.reply)
+                action = codec.reply_to_action(reply)
             except ValueError as exc:
                 return self._faulty(seat, legal, "malformed", f"decision {seq}: {exc}", elapsed)
-            if action not in legal_set:
+            if action not in set(legal):
                 return self._faulty(seat, legal, "illegal",
                                     f"decision {seq}: {action} is not legal (legal: "
                                     f"{', '.join(str(a) for a in legal[:12])}{' ...' if len(legal) > 12 else ''})",

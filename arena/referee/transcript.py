@@ -92,6 +92,8 @@ def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
             yield f"   talon: {' '.join(talon)}"
         if rec is None:
             break
+        if seat is not None and seat != rec["seat"] and game.private_offer and rec["action"] == "pass":
+            continue  # another seat's answer to a private offer (RULES.md §6)
         after = states[i + 1][0].observation(seat).to_dict() if seat is not None else None
         fault = f"   [fault: {rec['fault']}: {rec.get('note', '')}]" if rec.get("fault") else ""
         yield f"   seat {rec['seat']}: {_shown(rec, seat, after)}{fault}"

@@ -120,7 +120,8 @@ def test_other_seats_see_the_position_after_the_offer() -> None:
     _, preset, options, dealer, hands, talon, x, _ = CASES[0]
     g = new_game(rules(preset, **options), seed=7, dealer=dealer,
                  hands=[h.split() for h in hands], talon=talon.split())
-    assert g.phase == "redeal" and g.to_act == x
+    assert g.phase == "redeal" and g.to_act == x and g.private_offer
+    assert not g.apply(PASS).private_offer
     for seat in (0, 2):
         o = g.observation(seat).to_dict()
         assert o["phase"] == "bidding" and o["to_act"] == x

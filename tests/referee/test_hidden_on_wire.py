@@ -347,3 +347,67 @@ def pieces(messages: list[bytes]) -> list[bytes]:
         rest = pb.Event(kind="message", text=str(msg))
         out.append(rest.SerializeToString(deterministic=True))
     return out
+
+
+# ---------------------------------------------------------------- 3. private offers
+
+# Dealer 2: seat 0 opens with 100, seat 1 holds four 9s (an Estonian redeal
+# offer it may ask for) and the observer is seat 2. In the second deal seat
+# 1's 9S and seat 0's KC trade places, so seat 1 has no offer; seat 2's own
+# cards and the talon are the same.
+OFFER_DEAL = {"dealer": 2, "totals": [0, 0, 0],
+              "hands": [["AH", "TH", "KH", "QH", "AC", "TC", "KC"],
+                        ["9C", "9D", "9H", "9S", "JH", "JD", "JC"],
+                        ["AD", "TD", "KD", "QD", "AS", "TS", "KS"]],
+              "talon": ["QC", "JS", "QS"]}
+
+
+def test_a_declined_redeal_offer_changes_no_byte_for_the_other_seats(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    other = {**OFFER_DEAL, "hands": [
+        ["AH", "TH", "KH", "QH", "AC", "TC", "9S"],
+        ["9C", "9D", "9H", "KC", "JH", "JD", "JC"],
+        OFFER_DEAL["hands"][2]]}
+    observer = 2
+    recordings: list[list[list[bytes]]] = []
+    for run, deal in enumerate([OFFER_DEAL, other]):
+        fixed_first_deal(monkeypatch, deal)
+        work = tmp_path / f"run{run}"
+        outs = [work / f"seat{s}.bin" for s in range(3)]
+        bots = tuple(recorder(work / f"bot{s}", outs[s], "passive") for s in range(3))
+        result = run_match(MatchSpec(
+            match_id="wire-offer", bots=bots, seed=31, rules_preset="estonian",
+            rules_options=(("max_deals", 1),), sandbox="process",
+            work_dir=str(work), time_control=TimeControl(per_move=5.0, bank=30.0),
+        ))
+        assert [s.status for s in result.seats] == ["ok"] * 3
+        recordings.append([read_messages(o) for o in outs])
+
+    def offered(messages: list[bytes]) -> bool:
+        return any("redeal" in pb.RefereeMessage.FromString(m).decision.legal_texts
+                   for m in messages)
+
+    # The test has teeth: seat 1 was offered a redeal (and passed) only in the first match.
+    assert offered(recordings[0][1]) and not offered(recordings[1][1])
+    own = set(OFFER_DEAL["hands"][observer])
+    a, b = recordings[0][observer], recordings[1][observer]
+
+    def first_new_card(items: list[bytes], parse: Any) -> int:
+        for i, data in enumerate(items):
+            if cards_in(parse(data)) - own:
+                return i
+        return len(items)
+
+    cut = first_new_card(a, pb.RefereeMessage.FromString)
+    assert cut == first_new_card(b, pb.RefereeMessage.FromString)
+    assert cut >= 2, f"seat {observer} saw a new card already in message {cut}"
+    assert a[:cut] == b[:cut]
+    pieces_a, pieces_b = pieces(a), pieces(b)
+    fine = first_new_card(pieces_a, pb.Event.FromString)
+    assert fine == first_new_card(pieces_b, pb.Event.FromString)
+    assert pieces_a[:fine] == pieces_b[:fine]
+    # Seat 1 itself hears of its own pass to the offer (its next request).
+    events_1 = [ev.text for m in recordings[0][1]
+                for ev in pb.RefereeMessage.FromString(m).decision.events]
+    assert events_1.count("seat 1: pass") == 2  # the declined offer, then its pass in the auction
