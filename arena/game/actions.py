@@ -10,6 +10,7 @@ action kind never needs a new protobuf field.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Literal, Union
 
 from arena.game.cards import Card
@@ -78,7 +79,7 @@ class Discard:
         # The same three cards in any order are the same discard: keep them in
         # deck order, the order the engine lists them in (RULES.md §7).
         cards = tuple(self.cards)
-        if any(a.index > b.index for a, b in zip(cards, cards[1:])):
+        if any(a.index > b.index for a, b in pairwise(cards)):
             cards = tuple(sorted(cards, key=lambda c: c.index))
         object.__setattr__(self, "cards", cards)
 

@@ -73,7 +73,7 @@ def test_discard_accepts_the_same_cards_in_any_order(order: str) -> None:
 
     g = auction_won_at("finnish", over_100=True, exchange="discard")
     action = Discard(tuple(Card.parse(x) for x in order.split()))
-    assert action == Discard(tuple(Card.parse(x) for x in "9D QS 9S".split()))
+    assert action == Discard(tuple(Card.parse(x) for x in ("9D", "QS", "9S")))
     assert action in g.legal_actions() and str(action) == "discard 9D QS 9S"
     assert action_from_fields(to_fields(action)) == action
     g2 = play(g, f"0: discard {order}")
