@@ -4,6 +4,9 @@ knows both sides).
     action_to_pb(action) -> pb.Action          # cached: actions are immutable values
     action_from_pb(msg) -> Action              # ActionSyntaxError (ValueError) if malformed
     reply_to_action(reply) -> Action           # structured `action` if set, else `text`
+    action_bytes(action) -> bytes              # its Action message serialized (cached)
+    decision_message(seq, observation, legal, ...) -> bytes   # a serialized RefereeMessage,
+    event_message(event_bytes) -> bytes        # composed from cached parts (the referee's path)
     observation_to_pb(obs_dict) -> pb.Observation
     ObservationEncoder().encode(obs_dict)      # same, incremental per seat (the referee's path)
     observation_from_pb(msg) -> dict           # back to `Observation.to_dict()` shape
@@ -18,7 +21,8 @@ random games of every preset.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import struct
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from google.protobuf import json_format
@@ -35,8 +39,11 @@ from arena.wire.gen.arena.v1 import arena_pb2 as pb
 __all__ = [
     "ObservationEncoder",
     "ObservationError",
+    "action_bytes",
     "action_from_pb",
     "action_to_pb",
+    "decision_message",
+    "event_message",
     "observation_from_pb",
     "observation_to_pb",
     "option_text",
@@ -60,6 +67,92 @@ def action_to_pb(action: Action) -> pb.Action:
         if len(_ACTION_CACHE) < _ACTION_CACHE_MAX:
             _ACTION_CACHE[action] = msg
     return msg
+
+
+# ------------------------------------------------------------------ composed messages
+#
+# The referee sends one DecisionRequest per decision. Most of it never
+# changes between decisions (each legal action's message and text) or was
+# serialized once already (events), so the message is composed from cached
+# serialized parts rather than built field by field and serialized whole:
+# protobuf's wire format of a message is the concatenation of its fields'
+# encodings. The parts are laid out in field-number order, as protobuf's
+# own serializer does, so the bytes equal `SerializeToString()` of the same
+# message (tests/wire/test_composed.py checks that on random games).
+
+_LEN = 2     # wire type of length-delimited fields (messages, strings)
+_I64 = 1     # wire type of doubles
+_PACK_DOUBLE = struct.Struct("<d").pack
+_ZERO_DOUBLE = bytes(8)
+_VARINTS = [bytes((n,)) for n in range(128)]
+
+
+def _varint(n: int) -> bytes:
+    if n < 128:
+        return _VARINTS[n]
+    out = bytearray()
+    while n >= 128:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def _delimited(number: int, payload: bytes) -> bytes:
+    """The encoding of length-delimited field `number` holding `payload`."""
+    return _varint(number << 3 | _LEN) + _varint(len(payload)) + payload
+
+
+def _double(number: int, value: float) -> bytes:
+    """The encoding of a proto3 double field: nothing for (bitwise) 0.0."""
+    packed = _PACK_DOUBLE(value)
+    return b"" if packed == _ZERO_DOUBLE else _varint(number << 3 | _I64) + packed
+
+
+# DecisionRequest / RefereeMessage field numbers (protocol/arena/v1/arena.proto).
+_REQ_SEQ, _REQ_OBS, _REQ_LEGAL, _REQ_TEXTS, _REQ_LIMIT, _REQ_BANK, _REQ_EVENTS = range(1, 8)
+_MSG_DECISION, _MSG_EVENT = 2, 3
+
+# action -> (Action message bytes, legal_actions entry, legal_texts entry)
+_PARTS: dict[Action, tuple[bytes, bytes, bytes]] = {}
+
+
+def _parts(action: Action) -> tuple[bytes, bytes, bytes]:
+    parts = _PARTS.get(action)
+    if parts is None:
+        raw = action_to_pb(action).SerializeToString()
+        parts = (raw, _delimited(_REQ_LEGAL, raw), _delimited(_REQ_TEXTS, str(action).encode()))
+        if len(_PARTS) < _ACTION_CACHE_MAX:
+            _PARTS[action] = parts
+    return parts
+
+
+def action_bytes(action: Action) -> bytes:
+    """`action_to_pb(action).SerializeToString()`, cached."""
+    return _parts(action)[0]
+
+
+def decision_message(seq: int, observation: bytes, legal: Sequence[Action], time_limit_s: float,
+                     bank_left_s: float, events: Sequence[bytes]) -> bytes:
+    """The serialized `RefereeMessage(decision=DecisionRequest(...))` with
+    `observation` (a serialized Observation, always present), the legal
+    actions as messages and as texts, and `events` (serialized Events)."""
+    parts = [_parts(a) for a in legal]
+    body = b"".join((
+        _varint(_REQ_SEQ << 3) + _varint(seq) if seq else b"",
+        _delimited(_REQ_OBS, observation),
+        *[p[1] for p in parts],
+        *[p[2] for p in parts],
+        _double(_REQ_LIMIT, time_limit_s),
+        _double(_REQ_BANK, bank_left_s),
+        *[_delimited(_REQ_EVENTS, e) for e in events],
+    ))
+    return _delimited(_MSG_DECISION, body)
+
+
+def event_message(event: bytes) -> bytes:
+    """The serialized `RefereeMessage(event=...)` of a serialized Event."""
+    return _delimited(_MSG_EVENT, event)
 
 
 def action_from_pb(msg: pb.Action) -> Action:
