@@ -6,15 +6,20 @@ Three measurements in one run, on this machine, printed (no assertions):
 
 1. **Echo**: a plain `grpc.aio` server and a client in its own process (sync
    gRPC, as the Python SDK uses) play bidirectional ping-pong over a unix
-   socket: the server sends a real decision request (the median-size one of
-   a whole random game of the engine), the client answers with as many bytes
-   as a real reply. Mean round trip per exchange.
+   socket: the server sends a real decision request of the mean size the
+   referee sends in part 2 (same game, same first-legal play, with the
+   events a request carries), the client answers with as many bytes as a
+   real reply. Mean round trip per exchange.
 2. **Referee per decision**: whole matches of three trivial bots (always the
-   first legal action, through `arena.sdk`) under the real referee. Startup
-   and shutdown (process start, connect, kill) are taken out by difference:
-   a match cut to 1 deal against full games on the same seeds,
+   first legal action, raw generated stubs: benchmarks/first_legal_bot)
+   under the real referee. Startup and shutdown (process start, connect,
+   kill) are taken out by difference: a match cut to 1 deal against full
+   games on the same seeds,
    per decision = (T_full - T_short) / (D_full - D_short).
    The ratio to the echo round trip is the referee's overhead (goal <= 1.5x).
+   Everything the referee does per decision counts against it: its extra
+   messages (events sent before each deal result, the deal results), the
+   trivial bot's protobuf decoding (the echo client decodes nothing).
 3. **Matches per minute**: whole games of three random sample bots, one
    after another, wall clock including bot start-up.
 """
@@ -40,6 +45,7 @@ os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
 import grpc
 
 from arena.game import Rules, new_game
+from arena.referee import events
 from arena.referee.spec import MatchResult, MatchSpec, TimeControl
 from arena.sandbox.botfile import BotSpec, load_bot
 from arena.wire import codec
@@ -54,33 +60,54 @@ METHOD = "/arena.v1.Referee/Play"
 # ---------------------------------------------------------------- payloads
 
 
-def typical_messages(seed: int = 7) -> tuple[bytes, bytes]:
-    """A serialized RefereeMessage carrying a decision request of median size
-    over one whole game of the engine (random play), and a serialized reply."""
-    rng = random.Random(seed)
+def typical_messages(seed: int = 1) -> tuple[bytes, bytes, float]:
+    """A serialized RefereeMessage carrying a decision request of the mean
+    size the referee sends in the measured matches, a serialized reply of
+    the mean reply size, and the mean request size.
+
+    The game is played as the trivial bots play it (first legal action,
+    match seed 1), and each request carries the events the referee puts
+    into it (every action and trick since that seat's last request), so
+    the echo moves the same bytes per round trip as the referee does."""
     game = new_game(Rules.preset("standard"), seed=seed)
+    players = game.rules.players
+    pending: list[list[pb.Event]] = [[] for _ in range(players)]
+    seqs = [0] * players
     asks: list[bytes] = []
-    answer = b""
-    while not game.is_over and len(asks) < 3000:
+    answers: list[bytes] = []
+    while not game.is_over and len(asks) < 20000:
         seat = game.to_act
         assert seat is not None
         legal = game.legal_actions()
+        before = [game.observation(s).to_dict() for s in range(players)]
+        seqs[seat] += 1
         request = pb.DecisionRequest(
-            seq=len(asks) + 1,
-            observation=codec.observation_to_pb(game.observation(seat).to_dict()),
+            seq=seqs[seat],
+            observation=codec.observation_to_pb(before[seat]),
             legal_actions=[codec.action_to_pb(a) for a in legal],
             legal_texts=[str(a) for a in legal],
             time_limit_s=11.0,
             bank_left_s=10.0,
+            events=pending[seat],
         )
+        pending[seat] = []
         asks.append(pb.RefereeMessage(decision=request).SerializeToString())
-        action = rng.choice(legal)
-        if not answer and str(action).startswith("play"):
-            reply = pb.Reply(seq=request.seq, action=codec.action_to_pb(action))
-            answer = pb.BotMessage(reply=reply).SerializeToString()
+        action = legal[0]
+        reply = pb.Reply(seq=request.seq, action=codec.action_to_pb(action))
+        answers.append(pb.BotMessage(reply=reply).SerializeToString())
+        trick = events.completed_trick(before[seat], seat, action)
+        deal = before[seat]["deal_number"]
         game = game.apply(action)
-    asks.sort(key=len)
-    return asks[len(asks) // 2], answer
+        shared = events.public_events(seat, action, deal, trick)
+        for s in range(players):
+            after = game.observation(s).to_dict()
+            pending[s].extend(shared if shared is not None else
+                              events.seat_events(before[s], after, s, seat, action, trick))
+            pending[s].extend(events.after_events(before[s], after))
+    mean = statistics.fmean(len(a) for a in asks)
+    mean_answer = statistics.fmean(len(a) for a in answers)
+    answer = min(answers, key=lambda a: abs(len(a) - mean_answer))
+    return min(asks, key=lambda a: abs(len(a) - mean)), answer, mean
 
 
 # ---------------------------------------------------------------- echo baseline
@@ -209,8 +236,9 @@ def main() -> None:
 
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
           f"({os.cpu_count()} cores; figures from a loaded machine are pessimistic)")
-    ask, answer = typical_messages()
-    print(f"message sizes: decision request {len(ask)} B, reply {len(answer)} B")
+    ask, answer, mean = typical_messages()
+    print(f"message sizes: decision request {len(ask)} B (the mean the referee sends, with its "
+          f"events: {mean:.0f} B), reply {len(answer)} B")
     rtts = asyncio.run(echo_round_trips(args.rounds, ask, len(answer)))
     echo = statistics.fmean(rtts)
     print(f"echo ping-pong (grpc.aio server, sync client process): "
