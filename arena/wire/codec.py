@@ -275,19 +275,20 @@ def _update(msg: Any, last: Mapping[str, Any], obs: Mapping[str, Any]) -> None:
 
 
 _SCALAR, _MESSAGE, _REPEATED_SCALAR, _REPEATED_MESSAGE = range(4)
-_LAYOUTS: dict[str, dict[str, int]] = {}
+# By message class: a dict lookup on the type is much cheaper than reading
+# the descriptor's name through upb on every (nested) message filled.
+_LAYOUTS: dict[type, dict[str, int]] = {}
 
 
 def _layout(msg: Any) -> dict[str, int]:
-    desc = msg.DESCRIPTOR
-    layout = _LAYOUTS.get(desc.full_name)
+    layout = _LAYOUTS.get(type(msg))
     if layout is None:
         layout = {}
-        for f in desc.fields:
+        for f in msg.DESCRIPTOR.fields:
             is_msg = f.message_type is not None
             layout[f.name] = (_REPEATED_MESSAGE if is_msg else _REPEATED_SCALAR) if f.is_repeated \
                 else (_MESSAGE if is_msg else _SCALAR)
-        _LAYOUTS[desc.full_name] = layout
+        _LAYOUTS[type(msg)] = layout
     return layout
 
 
