@@ -65,11 +65,12 @@ def completed_trick(before: Obs, actor: int, action: Action) -> tuple[list[tuple
     """If `action` completes the trick in progress in `before`, its cards and winner."""
     if not isinstance(action, Play):
         return None
-    in_play = [(int(t.get("seat", 0)), Card.parse(t["card"])) for t in before.get("trick") or ()]
-    in_play.append((actor, action.card))
+    trick = before.get("trick") or ()
     playing = len(before.get("active_seats") or ()) or int(before.get("players", 3))
-    if len(in_play) < playing:
+    if len(trick) + 1 < playing:  # checked before parsing any card: most plays complete nothing
         return None
+    in_play = [(int(t.get("seat", 0)), Card.parse(t["card"])) for t in trick]
+    in_play.append((actor, action.card))
     return in_play, trick_winner(in_play, before.get("trump") or "")
 
 

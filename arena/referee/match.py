@@ -313,11 +313,12 @@ class _Match:
             # (RULES.md §6): only the actor hears of its `pass`.
             private = isinstance(action, Pass) and game.private_offer
             game = game.apply(action)
-            self.replay.write({
-                "type": "action", "n": self.n_actions, "deal": deal_number,
-                "seat": actor, "action": str(action), "time": round(elapsed, 6),
-                "fault": fault, "note": line,
-            })
+            if self.replay.active:
+                self.replay.write({
+                    "type": "action", "n": self.n_actions, "deal": deal_number,
+                    "seat": actor, "action": str(action), "time": round(elapsed, 6),
+                    "fault": fault, "note": line,
+                })
             self.n_actions += 1
             new_obs = self._observe_after(game, action, before_obs, obs)
             shared = events.public_events(actor, action, deal_number, trick)

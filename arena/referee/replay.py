@@ -42,6 +42,11 @@ class ReplayWriter:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
             self._fh = open(path, "w", encoding="utf-8")
 
+    @property
+    def active(self) -> bool:
+        """False when records are not kept: callers may skip building them."""
+        return self._fh is not None
+
     def write(self, record: dict[str, Any]) -> None:
         if self._fh is not None:
             self._fh.write(json.dumps(record, separators=(",", ":"), default=_jsonable) + "\n")
