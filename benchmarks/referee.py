@@ -210,6 +210,10 @@ def referee_per_decision(games: int) -> tuple[float, int, float, float]:
             short_t += short.duration
             full_d += sum(s.decisions for s in full.seats)
             short_d += sum(s.decisions for s in short.seats)
+            for r in (full, short):
+                for s in r.seats:
+                    if s.fault_log:  # a fault changes the game: the figure is then off
+                        print(f"warning: {r.match_id} seat {s.seat} {s.status}: {'; '.join(s.fault_log)}")
     per = (full_t - short_t) / max(1.0, full_d - short_d)
     return per, int(full_d - short_d), full_t / games, short_t / games
 
