@@ -277,6 +277,33 @@ def permuted(deal: dict[str, Any], seat: int, rng: random.Random) -> dict[str, A
     return {**deal, "hands": hands, "talon": hidden[len(hidden_places):]}
 
 
+def assert_same_bytes_until_a_new_card(
+    a: list[bytes], b: list[bytes], own: set[str], seat: int
+) -> tuple[int, int]:
+    """Two recordings of what `seat` received, in matches that differ only in
+    cards it cannot know, are equal up to the first thing that shows it a card
+    it did not hold. Whole messages first (at least the match start and the
+    auction up to its first bid), then finer, event by event (events ride
+    with the next decision request: a face-down give, the talon taken unseen).
+    Returns (messages compared, pieces compared)."""
+
+    def first_new_card(items: list[bytes], parse: Any) -> int:
+        for i, data in enumerate(items):
+            if cards_in(parse(data)) - own:
+                return i
+        return len(items)
+
+    cut = first_new_card(a, pb.RefereeMessage.FromString)
+    assert cut == first_new_card(b, pb.RefereeMessage.FromString)
+    assert cut >= 2, f"seat {seat} saw a new card already in message {cut}"
+    assert a[:cut] == b[:cut]
+    pieces_a, pieces_b = pieces(a), pieces(b)
+    fine = first_new_card(pieces_a, pb.Event.FromString)
+    assert fine == first_new_card(pieces_b, pb.Event.FromString)
+    assert pieces_a[:fine] == pieces_b[:fine]
+    return cut, fine
+
+
 @pytest.mark.parametrize(("preset", "options"), [
     ("finnish", {}),                       # everyone passes over 100: talon taken unseen
     ("czech", {"exchange_visible": False}),
@@ -307,29 +334,9 @@ def test_permuting_hidden_cards_changes_no_byte_before_they_show(
         assert [s.status for s in result.seats] == ["ok"] * 3
         recordings.append(read_messages(outs[0]))
 
-    own = set(base["hands"][0])
     a, b = recordings
-
-    def first_new_card(items: list[bytes], parse: Any) -> int:
-        for i, data in enumerate(items):
-            if cards_in(parse(data)) - own:
-                return i
-        return len(items)
-
-    # Whole messages, byte for byte, up to the first that shows a new card:
-    # at least the match start and the auction up to seat 0's first bid.
-    cut = first_new_card(a, pb.RefereeMessage.FromString)
-    assert cut == first_new_card(b, pb.RefereeMessage.FromString)
-    assert cut >= 2, f"seat 0 saw a new card already in message {cut}"
-    assert a[:cut] == b[:cut]
-    # Finer: events ride with the next decision request, so compare event by
-    # event (a face-down give, the talon taken unseen, ...) up to the first
-    # piece that shows seat 0 a card it did not hold.
-    pieces_a, pieces_b = pieces(a), pieces(b)
-    fine = first_new_card(pieces_a, pb.Event.FromString)
-    assert fine == first_new_card(pieces_b, pb.Event.FromString)
+    cut, fine = assert_same_bytes_until_a_new_card(a, b, set(base["hands"][0]), 0)
     assert fine > cut
-    assert pieces_a[:fine] == pieces_b[:fine]
     # And the permutation did change what it saw afterwards (the test has teeth).
     assert a != b
 
@@ -390,23 +397,8 @@ def test_a_declined_redeal_offer_changes_no_byte_for_the_other_seats(
 
     # The test has teeth: seat 1 was offered a redeal (and passed) only in the first match.
     assert offered(recordings[0][1]) and not offered(recordings[1][1])
-    own = set(OFFER_DEAL["hands"][observer])
-    a, b = recordings[0][observer], recordings[1][observer]
-
-    def first_new_card(items: list[bytes], parse: Any) -> int:
-        for i, data in enumerate(items):
-            if cards_in(parse(data)) - own:
-                return i
-        return len(items)
-
-    cut = first_new_card(a, pb.RefereeMessage.FromString)
-    assert cut == first_new_card(b, pb.RefereeMessage.FromString)
-    assert cut >= 2, f"seat {observer} saw a new card already in message {cut}"
-    assert a[:cut] == b[:cut]
-    pieces_a, pieces_b = pieces(a), pieces(b)
-    fine = first_new_card(pieces_a, pb.Event.FromString)
-    assert fine == first_new_card(pieces_b, pb.Event.FromString)
-    assert pieces_a[:fine] == pieces_b[:fine]
+    assert_same_bytes_until_a_new_card(recordings[0][observer], recordings[1][observer],
+                                       set(OFFER_DEAL["hands"][observer]), observer)
     # Seat 1 itself hears of its own pass to the offer (its next request).
     events_1 = [ev.text for m in recordings[0][1]
                 for ev in pb.RefereeMessage.FromString(m).decision.events]
