@@ -177,14 +177,26 @@ def spawn(argv: Sequence[str], *, level: str, cwd: str, env: dict[str, str], log
     group = cgroups.create(f"arena-{marker}", limits)
     procs = group.procs_files if group is not None else ()
     Path(log_path).parent.mkdir(parents=True, exist_ok=True)
+    prefix = rlimits.exec_prefix(table, procs)
+    if prefix is not None and not _executable(argv[0], cwd, env):
+        # Through the prelude a missing command would only show as an exit
+        # status; say it here, as Popen would have.
+        if group is not None:
+            group.remove()
+        for fn in on_cleanup:
+            fn()
+        raise SandboxError(f"cannot start {argv[0]!r} in {cwd} ({level} level): "
+                           "no such executable (on PATH or in the bot's folder)")
     r, w = os.pipe()
     try:
+        # Limits are set in the child before the bot's first instruction (prlimit()
+        # after the start would leave it unlimited for its first instants); see
+        # rlimits.py for why that is an exec prelude and not a preexec_fn.
         popen = subprocess.Popen(
-            list(argv), cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=w, stderr=w,
+            [*prefix, *argv] if prefix is not None else list(argv),
+            cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=w, stderr=w,
             start_new_session=True, close_fds=True,
-            # Only setrlimit and cgroup writes run there; prlimit() after the start
-            # would leave the bot unlimited for its first instants.
-            preexec_fn=partial(rlimits.apply, table, procs),  # noqa: PLW1509
+            preexec_fn=None if prefix is not None else partial(rlimits.apply, table, procs),  # noqa: PLW1509
         )
     except (OSError, subprocess.SubprocessError) as exc:
         os.close(r)
@@ -198,6 +210,13 @@ def spawn(argv: Sequence[str], *, level: str, cwd: str, env: dict[str, str], log
     log = CappedLog(pipe_chunks(r), log_path, limits.log_bytes)
     return ProcessHandle(level=level, popen=popen, log=log, marker=marker, limits=limits,
                          watchdog=watchdog, cgroup=group, on_cleanup=on_cleanup)
+
+
+def _executable(cmd: str, cwd: str, env: dict[str, str]) -> bool:
+    if os.sep in cmd:
+        path = cmd if os.path.isabs(cmd) else os.path.join(cwd, cmd)
+        return os.path.isfile(path) and os.access(path, os.X_OK)
+    return shutil.which(cmd, path=env.get("PATH", os.defpath)) is not None
 
 
 def launch_process(bot: BotSpec, env: dict[str, str], socket_dir: str, log_path: str,
