@@ -45,7 +45,11 @@ from arena.referee.launch import start_bot
 from arena.referee.replay import REPLAY_VERSION, ReplayWriter
 from arena.referee.seats import DISCONNECTED, Seat
 from arena.referee.server import (
-    INBOX_LIMIT, MESSAGE_LIMIT, RefereeService, start_server, stop_server,
+    INBOX_LIMIT,
+    MESSAGE_LIMIT,
+    RefereeService,
+    start_server,
+    stop_server,
 )
 from arena.referee.spec import DealSummary, MatchResult, MatchSpec, SeatResult
 from arena.sandbox.api import SandboxError
@@ -54,7 +58,7 @@ from arena.wire.codec import pb
 
 log = logging.getLogger("arena.referee")
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 
 # Actions whose text is public and that reveal nothing private to anyone.
@@ -140,6 +144,9 @@ class _Match:
             await self._let_bots_exit()
             if server is not None:
                 await stop_server(server, self.seats)
+            for seat in self.seats:  # writes still queued for a stream that is gone
+                if seat.drainer is not None and not seat.drainer.done():
+                    seat.drainer.cancel()
             await self._stop_all()
             self.replay.close()
             shutil.rmtree(socket_dir, ignore_errors=True)
@@ -221,24 +228,26 @@ class _Match:
 
     # ------------------------------------------------------------------ messages
 
-    async def _flush(self, seat: Seat) -> None:
-        """Send the seat's pending events as separate messages (before a
-        message that is not a decision request)."""
+    @staticmethod
+    def _with_pending(seat: Seat, msg: pb.RefereeMessage, part: pb.DealResult | pb.MatchEnd) -> bytes:
+        """`msg` for this seat: `part` (inside `msg`) carries the seat's pending
+        events, which happened before it (protocol minor version 2)."""
         pending, seat.pending = seat.pending, []
-        for ev in pending:
-            await seat.send(codec.event_message(ev.SerializeToString()))
-
-    async def _flush_and_send(self, seat: Seat, data: bytes) -> None:
-        await self._flush(seat)
-        await seat.send(data)
-
-    async def _broadcast(self, msg: pb.RefereeMessage) -> None:
-        """Send `msg` to every playing seat after its pending events. The
-        seats are written to concurrently (each seat's own messages stay in
-        order): every write waits for gRPC to take the message, and those
-        waits need not add up across seats."""
+        if not pending:
+            return msg.SerializeToString()
+        del part.events[:]
+        part.events.extend(pending)
         data = msg.SerializeToString()
-        await asyncio.gather(*(self._flush_and_send(s, data) for s in self.seats if s.playing))
+        del part.events[:]
+        return data
+
+    def _broadcast_deal(self, result: pb.DealResult) -> None:
+        """Post a deal result to every playing seat, each with its own pending
+        events. Not awaited: the seats' drain tasks write it (seats.Seat.post)."""
+        msg = pb.RefereeMessage(deal_result=result)
+        for seat in self.seats:
+            if seat.playing:
+                seat.post(self._with_pending(seat, msg, msg.deal_result))
 
     async def _send_match_start(self) -> None:
         tc = self.spec.time_control
@@ -252,15 +261,18 @@ class _Match:
                         per_move_s=tc.per_move, bank_s=tc.bank, increment_s=tc.increment,
                         startup_s=tc.startup),
                 ))
-                await seat.send(msg.SerializeToString())
+                seat.post(msg.SerializeToString())
 
     async def _send_match_end(self, result: MatchResult) -> None:
         end = pb.MatchEnd(
             totals=[s.total for s in result.seats], places=[s.place for s in result.seats],
             statuses=[s.status for s in result.seats], reason=result.reason,
         )
-        data = pb.RefereeMessage(match_end=end).SerializeToString()
-        await asyncio.gather(*(self._flush_and_send(s, data) for s in self.seats if s.alive))
+        msg = pb.RefereeMessage(match_end=end)
+        for seat in self.seats:
+            if seat.alive:
+                seat.post(self._with_pending(seat, msg, msg.match_end))
+        await asyncio.gather(*(s.flush() for s in self.seats))
 
     # ------------------------------------------------------------------ the game
 
@@ -333,7 +345,7 @@ class _Match:
                 n_deals += 1
                 self.deals.append(summary)
                 self.replay.write({"type": "deal", **asdict(summary)})
-                await self._broadcast(pb.RefereeMessage(deal_result=_deal_pb(summary)))
+                self._broadcast_deal(_deal_pb(summary))
             for s, before, after in zip(self.seats, obs, new_obs):
                 if before is None or after is None or before is after or not s.playing:
                     continue
@@ -362,7 +374,7 @@ class _Match:
         seat.pending.clear()
         t0 = time.monotonic()
         deadline = t0 + limit
-        if not await seat.send(data):
+        if not seat.post(data):
             return self._faulty(seat, legal, "crash", "disconnected before the decision", 0.0)
         while True:
             remaining = deadline - time.monotonic()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -48,6 +49,8 @@ class Seat:
     connected: asyncio.Event = field(default_factory=asyncio.Event)
     released: asyncio.Event = field(default_factory=asyncio.Event)  # match over: end the stream
     writer: StreamWriter | None = None
+    outbox: deque[bytes] = field(default_factory=deque)  # posted, not yet written, in order
+    drainer: asyncio.Task[None] | None = None             # the task writing `outbox`
     pending: list[pb.Event] = field(default_factory=list)   # events not sent yet, in order
     encoder: codec.ObservationEncoder = field(default_factory=codec.ObservationEncoder)
     stale: int = 0                   # messages that answered nothing (see server.INBOX_LIMIT)
@@ -97,9 +100,41 @@ class Seat:
             self.forfeit_reason = reason
             log.info("seat %d (%s) forfeits: %s", self.index, self.bot.label, reason)
 
+    def post(self, data: bytes) -> bool:
+        """Queue one serialized RefereeMessage for this seat without waiting
+        for gRPC to take it; False if the seat's stream is gone.
+
+        Messages to one seat are written in the order posted, by one drain
+        task at a time (a gRPC stream takes one write at a time). The match
+        loop never waits on a write: the wait for gRPC's write completion is
+        not on the decision's critical path, and a deal result to two seats
+        does not hold up the next request to the third. A write failure
+        surfaces as DISCONNECTED in the inbox, where the match loop looks."""
+        if not self.alive or self.writer is None:
+            return False
+        self.outbox.append(data)
+        if self.drainer is None or self.drainer.done():
+            self.drainer = asyncio.get_running_loop().create_task(self._drain())
+        return True
+
+    async def flush(self) -> bool:
+        """Wait until everything posted is written (or the seat is gone)."""
+        while self.drainer is not None and not self.drainer.done():
+            await asyncio.wait((self.drainer,))
+        return self.alive
+
     async def send(self, data: bytes) -> bool:
-        """Write one serialized RefereeMessage; False (and the seat marked
-        gone) if the stream is no longer writable. Never raises.
+        """Post `data` and wait until it (and all before it) is written."""
+        return self.post(data) and await self.flush()
+
+    async def _drain(self) -> None:
+        while self.outbox:
+            if not await self._write(self.outbox.popleft()):
+                self.outbox.clear()
+
+    async def _write(self, data: bytes) -> bool:
+        """Write one message; False (and the seat marked gone) if the stream
+        is no longer writable. Never raises.
 
         A write completes as soon as gRPC has taken the message, unless the
         bot stopped reading and flow control is exhausted: then it would wait

@@ -16,7 +16,7 @@ from arena.game.cards import Card
 from arena.wire import codec
 from arena.wire.codec import pb
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 
 class Observation:
@@ -148,10 +148,14 @@ def run(
                 elif body == "event":
                     bot.on_event(msg.event)
                 elif body == "deal_result":
+                    for event in msg.deal_result.events:  # the deal's last events, first
+                        bot.on_event(event)
                     bot.on_deal_end(msg.deal_result)
                 elif body == "match_start":
                     bot.on_match_start(msg.match_start)
                 elif body == "match_end":
+                    for event in msg.match_end.events:
+                        bot.on_event(event)
                     bot.on_match_end(msg.match_end)
                     break
                 elif body == "refused":

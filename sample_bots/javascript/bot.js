@@ -127,7 +127,7 @@ function main() {
     process.exit(0);
   });
   stream.write({
-    hello: { token, bot_name: 'javascript', bot_version: '1.0.0', protocol_version: 1 },
+    hello: { token, bot_name: 'javascript', bot_version: '1.0.0', protocol_version: 2 },
   });
 }
 

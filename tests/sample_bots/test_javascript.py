@@ -93,7 +93,7 @@ def test_hello_replies_with_seq_and_clean_exit(override: bool, tmp_path: Path) -
     assert code == 0
     hello, first, second = received
     assert hello.WhichOneof("body") == "hello"
-    assert hello.hello.token == "secret-token" and hello.hello.protocol_version == 1
+    assert hello.hello.token == "secret-token" and hello.hello.protocol_version == 2
     assert (first.reply.seq, first.reply.text) == (7, "pass")
     assert (second.reply.seq, second.reply.text) == (8, "play AS")
 

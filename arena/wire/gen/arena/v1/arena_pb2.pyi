@@ -160,7 +160,7 @@ class Event(_message.Message):
     def __init__(self, deal_number: _Optional[int] = ..., seat: _Optional[int] = ..., kind: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., cards: _Optional[_Iterable[str]] = ..., text: _Optional[str] = ...) -> None: ...
 
 class DealResult(_message.Message):
-    __slots__ = ("deal_number", "dealer", "declarer", "bid", "contract", "made", "deal_scores", "changes", "totals", "notes")
+    __slots__ = ("deal_number", "dealer", "declarer", "bid", "contract", "made", "deal_scores", "changes", "totals", "notes", "events")
     DEAL_NUMBER_FIELD_NUMBER: _ClassVar[int]
     DEALER_FIELD_NUMBER: _ClassVar[int]
     DECLARER_FIELD_NUMBER: _ClassVar[int]
@@ -171,6 +171,7 @@ class DealResult(_message.Message):
     CHANGES_FIELD_NUMBER: _ClassVar[int]
     TOTALS_FIELD_NUMBER: _ClassVar[int]
     NOTES_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     deal_number: int
     dealer: int
     declarer: int
@@ -181,19 +182,22 @@ class DealResult(_message.Message):
     changes: _containers.RepeatedScalarFieldContainer[int]
     totals: _containers.RepeatedScalarFieldContainer[int]
     notes: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, deal_number: _Optional[int] = ..., dealer: _Optional[int] = ..., declarer: _Optional[int] = ..., bid: _Optional[int] = ..., contract: _Optional[int] = ..., made: _Optional[bool] = ..., deal_scores: _Optional[_Iterable[int]] = ..., changes: _Optional[_Iterable[int]] = ..., totals: _Optional[_Iterable[int]] = ..., notes: _Optional[_Iterable[str]] = ...) -> None: ...
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    def __init__(self, deal_number: _Optional[int] = ..., dealer: _Optional[int] = ..., declarer: _Optional[int] = ..., bid: _Optional[int] = ..., contract: _Optional[int] = ..., made: _Optional[bool] = ..., deal_scores: _Optional[_Iterable[int]] = ..., changes: _Optional[_Iterable[int]] = ..., totals: _Optional[_Iterable[int]] = ..., notes: _Optional[_Iterable[str]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ...) -> None: ...
 
 class MatchEnd(_message.Message):
-    __slots__ = ("totals", "places", "statuses", "reason")
+    __slots__ = ("totals", "places", "statuses", "reason", "events")
     TOTALS_FIELD_NUMBER: _ClassVar[int]
     PLACES_FIELD_NUMBER: _ClassVar[int]
     STATUSES_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     totals: _containers.RepeatedScalarFieldContainer[int]
     places: _containers.RepeatedScalarFieldContainer[int]
     statuses: _containers.RepeatedScalarFieldContainer[str]
     reason: str
-    def __init__(self, totals: _Optional[_Iterable[int]] = ..., places: _Optional[_Iterable[int]] = ..., statuses: _Optional[_Iterable[str]] = ..., reason: _Optional[str] = ...) -> None: ...
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    def __init__(self, totals: _Optional[_Iterable[int]] = ..., places: _Optional[_Iterable[int]] = ..., statuses: _Optional[_Iterable[str]] = ..., reason: _Optional[str] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ...) -> None: ...
 
 class Observation(_message.Message):
     __slots__ = ("seat", "players", "phase", "to_act", "deal_number", "dealer", "active_seats", "hand", "hand_sizes", "totals", "auction", "bid", "bidder", "declarer", "contract", "talon", "talon_size", "given", "discarded", "trump", "marriages", "trick", "leader", "tricks", "tricks_won", "points_won", "seat_states", "lottery", "stock_size", "bank_sizes", "forced_seat")
