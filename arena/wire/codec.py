@@ -25,8 +25,6 @@ import struct
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from google.protobuf import json_format
-
 from arena.game.actions import (
     Action,
     ActionSyntaxError,
@@ -49,9 +47,9 @@ __all__ = [
     "option_text",
     "pb",
     "reply_to_action",
-    "text_to_action",
     "rules_options_from_pb",
     "rules_to_pb",
+    "text_to_action",
 ]
 
 _ACTION_CACHE: dict[Action, pb.Action] = {}
@@ -315,6 +313,8 @@ def _fill(msg: Any, data: Mapping[str, Any]) -> None:
 def observation_from_pb(msg: pb.Observation) -> dict[str, Any]:
     """The observation as a plain dict with the engine's key names; unset
     optional fields are None, repeated ones empty lists."""
+    from google.protobuf import json_format  # only here: costly to import, bots start often
+
     out: dict[str, Any] = json_format.MessageToDict(
         msg, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
     )
