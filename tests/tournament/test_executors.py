@@ -60,6 +60,16 @@ def test_dask_local_cluster_with_two_workers(five, make_tournament) -> None:
 
     summary = run_with(dask, factory)
     assert executors[0].workers == 2
+    # The quiet housekeeping settings reached the worker processes.
+    import dask as dask_lib
+
+    from arena.tournament.executors import QUIET_WORKER_CONFIG
+    probe = DaskExecutor("local", 1, fake_run_match, quiet=True)
+    try:
+        seen = probe._client.run(lambda: {k: dask_lib.config.get(k) for k in QUIET_WORKER_CONFIG})
+    finally:
+        probe.close()
+    assert list(seen.values()) == [QUIET_WORKER_CONFIG]
     assert (summary.finished, summary.failed) == (60, 0)
     assert rows_json(inline) == rows_json(dask)
 
