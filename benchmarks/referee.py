@@ -1,27 +1,33 @@
 """What the referee costs per decision, against the bare gRPC round trip.
 
-    .venv/bin/python benchmarks/referee.py [--games N] [--matches M] [--rounds R]
+    .venv/bin/python benchmarks/referee.py [--rounds R] [--echo N] [--matches M]
 
-Three measurements in one run, on this machine, printed (no assertions):
+Printed (no assertions), all measured in this one run on this machine:
 
-1. **Echo**: a plain `grpc.aio` server and a client in its own process (sync
-   gRPC, as the Python SDK uses) play bidirectional ping-pong over a unix
-   socket: the server sends a real decision request of the mean size the
-   referee sends in part 2 (same game, same first-legal play, with the
-   events a request carries), the client answers with as many bytes as a
-   real reply. Mean round trip per exchange.
+1. **Echo**: a plain `grpc.aio` server and a client in its own process play
+   bidirectional ping-pong over a unix socket: the server sends a real
+   decision request of the mean size the referee sends in part 2 (same
+   game, same first-legal play, with the events a request carries), the
+   client answers with as many bytes as a real reply. Mean round trip.
 2. **Referee per decision**: whole matches of three trivial bots (always the
-   first legal action, raw generated stubs: benchmarks/first_legal_bot)
-   under the real referee. Startup and shutdown (process start, connect,
-   kill) are taken out by difference: a match cut to 1 deal against full
-   games on the same seeds,
+   first legal action, raw generated stubs) under the real referee.
+   Start-up and shutdown (process start, connect, kill) are taken out by
+   difference: a match cut to 1 deal against the full game on the same seed,
    per decision = (T_full - T_short) / (D_full - D_short).
-   The ratio to the echo round trip is the referee's overhead (goal <= 1.5x).
    Everything the referee does per decision counts against it: its extra
-   messages (events sent before each deal result, the deal results), the
-   trivial bot's protobuf decoding (the echo client decodes nothing).
+   messages (deal results), the trivial bot's protobuf decoding (the echo
+   client decodes nothing).
+   The ratio to the echo round trip is the referee's overhead (goal <= 1.5x).
 3. **Matches per minute**: whole games of three random sample bots, one
    after another, wall clock including bot start-up.
+
+Both sides of 1 and 2 come in two client styles, each compared with its own
+kind: gRPC's threaded sync API (`first_legal_bot`, sync echo client) and
+grpc.aio (`first_legal_aio_bot`, aio echo client; `arena.sdk` plays so).
+This machine's speed drifts by tens of percent within a minute, so echo and
+referee are measured in alternation, R rounds, and the ratio is reported per
+round (median, min, max), never from one echo figure set against one
+referee figure taken later.
 """
 
 from __future__ import annotations
@@ -30,7 +36,6 @@ import argparse
 import asyncio
 import os
 import queue
-import random
 import statistics
 import sys
 import tempfile
@@ -52,7 +57,8 @@ from arena.wire import codec
 from arena.wire.codec import pb
 
 ROOT = Path(__file__).resolve().parent.parent
-TRIVIAL_BOT = ROOT / "benchmarks" / "first_legal_bot"
+TRIVIAL_BOTS = {"sync": ROOT / "benchmarks" / "first_legal_bot",
+                "aio": ROOT / "benchmarks" / "first_legal_aio_bot"}
 RANDOM_BOT = ROOT / "sample_bots" / "random"
 METHOD = "/arena.v1.Referee/Play"
 
@@ -113,8 +119,11 @@ def typical_messages(seed: int = 1) -> tuple[bytes, bytes, float]:
 # ---------------------------------------------------------------- echo baseline
 
 
-def echo_client(address: str, answer_size: int) -> None:
+def echo_client(address: str, answer_size: int, style: str) -> None:
     """Client process: answer every message with `answer_size` bytes until the stream ends."""
+    if style == "aio":
+        asyncio.run(echo_client_aio(address, answer_size))
+        return
     answer = b"x" * answer_size
     outbox: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
     outbox.put(b"hello")
@@ -134,7 +143,18 @@ def echo_client(address: str, answer_size: int) -> None:
         outbox.put(None)
 
 
-async def echo_round_trips(rounds: int, ask: bytes, answer_size: int) -> list[float]:
+async def echo_client_aio(address: str, answer_size: int) -> None:
+    answer = b"x" * answer_size
+    async with grpc.aio.insecure_channel(address) as channel:
+        call = channel.stream_stream(METHOD, request_serializer=lambda b: b,
+                                     response_deserializer=lambda b: b)()
+        await call.write(b"hello")
+        while isinstance(await call.read(), bytes):
+            await call.write(answer)
+        call.cancel()
+
+
+async def echo_round_trips(rounds: int, ask: bytes, answer_size: int, style: str) -> list[float]:
     """Mean-able list of round-trip seconds, server side, over `rounds` exchanges."""
     times: list[float] = []
     done = asyncio.Event()
@@ -160,7 +180,7 @@ async def echo_round_trips(rounds: int, ask: bytes, answer_size: int) -> list[fl
         server.add_insecure_port(address)
         await server.start()
         client = await asyncio.create_subprocess_exec(
-            sys.executable, __file__, "--echo-client", address, str(answer_size)
+            sys.executable, __file__, "--echo-client", address, str(answer_size), style
         )
         try:
             await asyncio.wait_for(done.wait(), timeout=300)
@@ -198,24 +218,19 @@ def match_spec(bot: BotSpec, seed: int, options: tuple[tuple[str, object], ...],
     )
 
 
-def referee_per_decision(games: int) -> tuple[float, int, float, float]:
-    """(seconds per decision, decisions measured, mean full-game seconds, mean short seconds)."""
-    bot = load_bot(TRIVIAL_BOT)
-    full_t = full_d = short_t = short_d = 0.0
+def referee_per_decision(style: str, seed: int) -> tuple[float, int]:
+    """(seconds per decision, decisions measured) for one full game against
+    its 1-deal cut, trivial bots of `style`."""
+    bot = load_bot(TRIVIAL_BOTS[style])
     with tempfile.TemporaryDirectory() as work:
-        for seed in range(1, games + 1):
-            full = run_match(match_spec(bot, seed, (), "full", work))
-            short = run_match(match_spec(bot, seed, (("max_deals", 1),), "short", work))
-            full_t += full.duration
-            short_t += short.duration
-            full_d += sum(s.decisions for s in full.seats)
-            short_d += sum(s.decisions for s in short.seats)
-            for r in (full, short):
-                for s in r.seats:
-                    if s.fault_log:  # a fault changes the game: the figure is then off
-                        print(f"warning: {r.match_id} seat {s.seat} {s.status}: {'; '.join(s.fault_log)}")
-    per = (full_t - short_t) / max(1.0, full_d - short_d)
-    return per, int(full_d - short_d), full_t / games, short_t / games
+        full = run_match(match_spec(bot, seed, (), "full", work))
+        short = run_match(match_spec(bot, seed, (("max_deals", 1),), "short", work))
+        for r in (full, short):
+            for s in r.seats:
+                if s.fault_log:  # a fault changes the game: the figure is then off
+                    print(f"warning: {r.match_id} seat {s.seat} {s.status}: {'; '.join(s.fault_log)}")
+    decisions = sum(s.decisions for s in full.seats) - sum(s.decisions for s in short.seats)
+    return (full.duration - short.duration) / max(1, decisions), decisions
 
 
 def matches_per_minute(matches: int) -> tuple[float, float]:
@@ -233,9 +248,9 @@ def matches_per_minute(matches: int) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=2000, help="echo exchanges")
-    parser.add_argument("--games", type=int, default=2, help="full games of trivial bots")
-    parser.add_argument("--matches", type=int, default=3, help="matches of random bots")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating echo/referee rounds per style")
+    parser.add_argument("--echo", type=int, default=1500, help="echo exchanges per round")
+    parser.add_argument("--matches", type=int, default=2, help="matches of random bots")
     args = parser.parse_args()
 
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
@@ -243,16 +258,18 @@ def main() -> None:
     ask, answer, mean = typical_messages()
     print(f"message sizes: decision request {len(ask)} B (the mean the referee sends, with its "
           f"events: {mean:.0f} B), reply {len(answer)} B")
-    rtts = asyncio.run(echo_round_trips(args.rounds, ask, len(answer)))
-    echo = statistics.fmean(rtts)
-    print(f"echo ping-pong (grpc.aio server, sync client process): "
-          f"{echo * 1e6:.0f} us mean, {statistics.median(rtts) * 1e6:.0f} us median "
-          f"over {len(rtts)} round trips")
-
-    per, decisions, full_s, short_s = referee_per_decision(args.games)
-    print(f"referee, trivial bots: {per * 1e6:.0f} us per decision over {decisions} decisions "
-          f"(full game {full_s:.2f} s, 1-deal match {short_s:.2f} s, means of {args.games})")
-    print(f"ratio referee / echo: {per / echo:.2f}x (goal <= 1.5x)")
+    for style in ("sync", "aio"):
+        ratios: list[float] = []
+        for r in range(args.rounds):
+            rtts = asyncio.run(echo_round_trips(args.echo, ask, len(answer), style))
+            echo = statistics.fmean(rtts)
+            per, decisions = referee_per_decision(style, seed=1 + r)
+            ratios.append(per / echo)
+            print(f"  {style} round {r + 1}: echo {echo * 1e6:.0f} us (median "
+                  f"{statistics.median(rtts) * 1e6:.0f}, {len(rtts)} round trips), referee "
+                  f"{per * 1e6:.0f} us per decision ({decisions} decisions): {per / echo:.2f}x")
+        print(f"ratio referee / echo, {style} clients: median {statistics.median(ratios):.2f}x "
+              f"(min {min(ratios):.2f}x, max {max(ratios):.2f}x over {len(ratios)} rounds; goal <= 1.5x)")
 
     mpm, deals = matches_per_minute(args.matches)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
@@ -261,7 +278,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] == "--echo-client":
-        echo_client(sys.argv[2], int(sys.argv[3]))
+    if len(sys.argv) == 5 and sys.argv[1] == "--echo-client":
+        echo_client(sys.argv[2], int(sys.argv[3]), sys.argv[4])
     else:
         main()

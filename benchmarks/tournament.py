@@ -1,13 +1,20 @@
 """Tournament throughput: matches per minute with random bots, real processes.
 
 Every match is a real one: the referee (gRPC over a unix socket) and three
-random-bot processes at the `process` sandbox level. The same small
-tournament (one table of three random bots, all 6 seat orders, N duplicate
-sets, target 500, at most --max-deals deals) is played by the local pool
-with 1 and 2 workers and by a Dask LocalCluster with 2 workers; the
-scaling ratio is 2-worker rate / 1-worker rate (goal >= 1.7 on 2 free cores).
+random-bot processes at the `process` sandbox level. The same tournament
+(one table of three random bots, all 6 seat orders, N duplicate sets) is
+played by the local pool with 1 and 2 workers and by a Dask LocalCluster
+with 2 workers; the scaling ratio is 2-worker rate / 1-worker rate (goal
+>= 1.7 on 2 free cores).
 
-    .venv/bin/python benchmarks/tournament.py [--sets 2] [--max-deals 6]
+By default the matches are whole games of the standard rules, as a
+tournament plays them (random bots rarely reach 1000, so most end at the
+preset's 200-deal cap: about 6,400 decisions). `--max-deals 6 --target 500`
+gives short matches, where starting three Python bots (about 0.25 s of CPU
+each, all at once) is most of a match: one match then keeps more than one
+core busy and two workers cannot double the rate on two cores.
+
+    .venv/bin/python benchmarks/tournament.py [--sets 1] [--max-deals N] [--target T]
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RANDOM = ROOT / "sample_bots" / "random"
 
 
-def make_tournament(folder: Path, sets: int, max_deals: int) -> Path:
+def make_tournament(folder: Path, sets: int, max_deals: int | None, goal: int | None) -> Path:
     bots = []
     for name in ("random_1", "random_2", "random_3"):
         target = folder.parent / "bots-src" / name
@@ -43,8 +50,10 @@ def make_tournament(folder: Path, sets: int, max_deals: int) -> Path:
     (folder / "tournament.toml").write_text(
         f'name = "bench"\nseed = 3\nduplicate_sets = {sets}\nsandbox = "process"\n'
         f'replays = false\nbootstrap = 0\nbots = [{listed}]\n'
-        f'[rules]\npreset = "standard"\ntarget = 500\nmax_deals = {max_deals}\n'
-        f'[time_control]\nper_move = 5.0\nbank = 60.0\nstartup = 60.0\n')
+        f'[rules]\npreset = "standard"\n'
+        + (f"target = {goal}\n" if goal else "")
+        + (f"max_deals = {max_deals}\n" if max_deals else "")
+        + '[time_control]\nper_move = 5.0\nbank = 60.0\nstartup = 60.0\n')
     return folder
 
 
@@ -65,11 +74,14 @@ def measure(folder: Path, factory: Callable[[], Executor]) -> tuple[int, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", type=int, default=3, help="duplicate sets (6 matches each)")
-    parser.add_argument("--max-deals", type=int, default=6)
+    parser.add_argument("--sets", type=int, default=1, help="duplicate sets (6 matches each)")
+    parser.add_argument("--max-deals", type=int, default=None, help="deal cap (default: the preset's)")
+    parser.add_argument("--target", type=int, default=None, help="target (default: the preset's, 1000)")
     args = parser.parse_args()
+    shape = (f"target {args.target or 1000}, "
+             + (f"at most {args.max_deals} deals" if args.max_deals else "whole games (200-deal cap)"))
     print(f"benchmark: real matches (referee + 3 random-bot processes, process sandbox), "
-          f"target 500, max {args.max_deals} deals; {os.cpu_count()} CPUs visible, "
+          f"{shape}; {os.cpu_count()} CPUs visible, "
           f"load average {os.getloadavg()[0]:.1f} (other work on the machine skews the ratio)")
     tmp = Path(tempfile.mkdtemp(prefix="arena-bench-"))
     try:
@@ -80,7 +92,7 @@ def main() -> None:
             ("dask LocalCluster, 2 workers", lambda: DaskExecutor("local", 2, quiet=True)),
         ]
         for i, (label, factory) in enumerate(cases):
-            folder = make_tournament(tmp / f"t{i}", args.sets, args.max_deals)
+            folder = make_tournament(tmp / f"t{i}", args.sets, args.max_deals, args.target)
             played, elapsed = measure(folder, factory)
             rate = played / elapsed * 60
             runs[label] = rate

@@ -18,7 +18,7 @@ from arena.wire.gen.arena.v1 import arena_pb2 as pb
 def main() -> int:
     outbox: queue.SimpleQueue[pb.BotMessage | None] = queue.SimpleQueue()
     outbox.put(pb.BotMessage(hello=pb.Hello(
-        token=os.environ["ARENA_TOKEN"], bot_name="first-legal", protocol_version=1)))
+        token=os.environ["ARENA_TOKEN"], bot_name="first-legal", protocol_version=2)))
 
     def requests() -> Iterator[pb.BotMessage]:
         while (msg := outbox.get()) is not None:
