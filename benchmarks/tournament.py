@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
 import tempfile
 import time
 from collections.abc import Callable
@@ -77,34 +78,46 @@ def main() -> None:
     parser.add_argument("--sets", type=int, default=1, help="duplicate sets (6 matches each)")
     parser.add_argument("--max-deals", type=int, default=None, help="deal cap (default: the preset's)")
     parser.add_argument("--target", type=int, default=None, help="target (default: the preset's, 1000)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of the three runs, in turn")
     args = parser.parse_args()
     shape = (f"target {args.target or 1000}, "
              + (f"at most {args.max_deals} deals" if args.max_deals else "whole games (200-deal cap)"))
     print(f"benchmark: real matches (referee + 3 random-bot processes, process sandbox), "
           f"{shape}; {os.cpu_count()} CPUs visible, "
           f"load average {os.getloadavg()[0]:.1f} (other work on the machine skews the ratio)")
+    cases: list[tuple[str, Callable[[], Executor]]] = [
+        ("local pool, 1 worker", lambda: LocalPool(1)),
+        ("local pool, 2 workers", lambda: LocalPool(2)),
+        ("dask LocalCluster, 2 workers", lambda: DaskExecutor("local", 2, quiet=True)),
+    ]
+    # This machine's speed drifts within minutes: the three runs take turns,
+    # starting with a different one each round, and each round gives its own
+    # ratios (median, min, max over rounds), not one run set against another
+    # taken minutes later.
+    pool2: list[float] = []
+    dask2: list[float] = []
     tmp = Path(tempfile.mkdtemp(prefix="arena-bench-"))
     try:
-        runs: dict[str, float] = {}
-        cases: list[tuple[str, Callable[[], Executor]]] = [
-            ("local pool, 1 worker", lambda: LocalPool(1)),
-            ("local pool, 2 workers", lambda: LocalPool(2)),
-            ("dask LocalCluster, 2 workers", lambda: DaskExecutor("local", 2, quiet=True)),
-        ]
-        for i, (label, factory) in enumerate(cases):
-            folder = make_tournament(tmp / f"t{i}", args.sets, args.max_deals, args.target)
-            played, elapsed = measure(folder, factory)
-            rate = played / elapsed * 60
-            runs[label] = rate
-            print(f"{label:30s} {played:3d} matches in {elapsed:6.1f} s = {rate:6.1f} matches/min")
-        one = runs["local pool, 1 worker"]
-        print(f"scaling, local pool 2 workers / 1 worker: "
-              f"{runs['local pool, 2 workers'] / one:.2f}x (goal >= 1.7x)")
-        print(f"scaling, dask 2 workers / local pool 1 worker: "
-              f"{runs['dask LocalCluster, 2 workers'] / one:.2f}x; "
-              f"load average now {os.getloadavg()[0]:.1f}")
+        for r in range(args.rounds):
+            rates: dict[str, float] = {}
+            for k in range(len(cases)):
+                label, factory = cases[(k + r) % len(cases)]
+                folder = make_tournament(tmp / f"r{r}-{label[:5]}-{k}", args.sets, args.max_deals, args.target)
+                played, elapsed = measure(folder, factory)
+                rates[label] = played / elapsed * 60
+                print(f"  round {r + 1}: {label:30s} {played:3d} matches in {elapsed:6.1f} s = "
+                      f"{rates[label]:6.1f} matches/min")
+            one = rates["local pool, 1 worker"]
+            pool2.append(rates["local pool, 2 workers"] / one)
+            dask2.append(rates["dask LocalCluster, 2 workers"] / one)
+            print(f"  round {r + 1}: scaling pool {pool2[-1]:.2f}x, dask {dask2[-1]:.2f}x")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    for label, ratios in (("local pool 2 workers / 1 worker", pool2),
+                          ("dask 2 workers / local pool 1 worker", dask2)):
+        print(f"scaling, {label}: median {statistics.median(ratios):.2f}x (min {min(ratios):.2f}x, "
+              f"max {max(ratios):.2f}x over {len(ratios)} rounds; goal >= 1.7x)")
+    print(f"load average now {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

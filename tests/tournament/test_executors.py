@@ -145,3 +145,37 @@ def test_dask_executor_connects_to_a_running_scheduler(five, make_tournament) ->
         summary = run_with(remote, lambda: DaskExecutor(address, 0, fake_run_match, quiet=True))
         assert summary.finished == 60
     assert rows_json(inline) == rows_json(remote)
+
+
+def _whereami(_spec: object) -> tuple[int, int]:
+    import multiprocessing
+
+    parent = multiprocessing.parent_process()
+    return os.getpid(), parent.pid if parent is not None else -1
+
+
+@pytest.mark.slow
+def test_dask_plays_each_match_in_a_process_beside_the_worker() -> None:
+    """A Dask worker hands its matches to one match process of its own
+    (the referee's event loop then has a GIL to itself), kept from match to match."""
+    from arena.tournament.executors import _in_match_process
+
+    executor = DaskExecutor("local", 1, quiet=True)
+    try:
+        client = executor._client
+        [worker_pid] = client.run(os.getpid).values()
+        first, second = (client.submit(_in_match_process, _whereami, None, pure=False).result()
+                         for _ in range(2))
+    finally:
+        executor.close()
+    assert first == second                 # the same match process, kept
+    assert first[0] != worker_pid and first[1] == worker_pid
+    # ... and it ends with the cluster: nothing is left behind.
+    for _ in range(200):
+        try:
+            os.kill(first[0], 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    with pytest.raises(ProcessLookupError):
+        os.kill(first[0], 0)
