@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -136,10 +137,10 @@ def _match_process() -> ProcessPoolExecutor:
     return _MATCH_PROCESS
 
 
-def _close_match_process() -> None:
+def _close_match_process(wait: bool = True) -> None:
     global _MATCH_PROCESS
     if _MATCH_PROCESS is not None:
-        _MATCH_PROCESS.shutdown(wait=True, cancel_futures=True)
+        _MATCH_PROCESS.shutdown(wait=wait, cancel_futures=True)
         _MATCH_PROCESS = None
 
 
@@ -175,7 +176,13 @@ def _in_match_process(runner: Runner, spec: MatchSpec) -> MatchResult:
     `--dask local`) may not have children: it plays in-process."""
     if multiprocessing.current_process().daemon:
         return runner(spec)
-    return _match_process().submit(runner, spec).result()
+    try:
+        return _match_process().submit(runner, spec).result()
+    except BrokenProcessPool:
+        # The match process died (killed, or crashed hard): this match fails
+        # (reported, and played again on resume); the next one gets a new process.
+        _close_match_process(wait=False)
+        raise
 
 
 def _warm_match_process(module: str) -> int:

@@ -179,3 +179,26 @@ def test_dask_plays_each_match_in_a_process_beside_the_worker() -> None:
         time.sleep(0.05)
     with pytest.raises(ProcessLookupError):
         os.kill(first[0], 0)
+
+
+def _die_hard(_spec: object) -> None:
+    os._exit(3)
+
+
+@pytest.mark.slow
+def test_a_dead_match_process_fails_its_match_only() -> None:
+    """A match process that dies takes only its own match with it: the next
+    match on that worker gets a new process."""
+    from arena.tournament.executors import _in_match_process
+
+    executor = DaskExecutor("local", 1, quiet=True)
+    try:
+        client = executor._client
+        [worker_pid] = client.run(os.getpid).values()
+        dead = client.submit(_in_match_process, _die_hard, None, pure=False)
+        with pytest.raises(Exception, match="terminated abruptly"):
+            dead.result()
+        pid, parent = client.submit(_in_match_process, _whereami, None, pure=False).result()
+    finally:
+        executor.close()
+    assert parent == worker_pid and pid != worker_pid
