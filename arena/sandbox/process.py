@@ -178,17 +178,12 @@ def spawn(argv: Sequence[str], *, level: str, cwd: str, env: dict[str, str], log
     procs = group.procs_files if group is not None else ()
     Path(log_path).parent.mkdir(parents=True, exist_ok=True)
     prefix = rlimits.exec_prefix(table, procs)
-    if prefix is not None and not _executable(argv[0], cwd, env):
-        # Through the prelude a missing command would only show as an exit
-        # status; say it here, as Popen would have.
-        if group is not None:
-            group.remove()
-        for fn in on_cleanup:
-            fn()
-        raise SandboxError(f"cannot start {argv[0]!r} in {cwd} ({level} level): "
-                           "no such executable (on PATH or in the bot's folder)")
     r, w = os.pipe()
     try:
+        if prefix is not None and not _executable(argv[0], cwd, env):
+            # Through the prelude a missing command would only show as an exit
+            # status; say it here, as Popen would have.
+            raise FileNotFoundError("no such executable (on PATH or in the bot's folder)")
         # Limits are set in the child before the bot's first instruction (prlimit()
         # after the start would leave it unlimited for its first instants); see
         # rlimits.py for why that is an exec prelude and not a preexec_fn.

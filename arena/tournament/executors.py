@@ -18,11 +18,13 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from arena.referee.spec import MatchResult, MatchSpec
 
 Runner = Callable[[MatchSpec], MatchResult]
+A = TypeVar("A")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -167,28 +169,22 @@ class _MatchProcessPlugin:
         _close_match_process()
 
 
-def _in_match_process(runner: Runner, spec: MatchSpec) -> MatchResult:
-    """The Dask task: play the match in a process of its own, beside the
-    worker. In the worker process the referee's event loop would share the
+def _in_match_process(fn: Callable[[A], R], arg: A) -> R:
+    """The Dask task: `fn(arg)` (a match: `runner(spec)`, or the warm-up) in
+    the worker's match process, beside the worker. In the worker process the referee's event loop would share the
     GIL with the worker's (heartbeats, comms, monitors) and lose time to it;
     measured with whole games on 2 cores, Dask ran about a fifth slower than
     the local pool that way. A daemonic worker (Dask's default outside
     `--dask local`) may not have children: it plays in-process."""
     if multiprocessing.current_process().daemon:
-        return runner(spec)
+        return fn(arg)
     try:
-        return _match_process().submit(runner, spec).result()
+        return _match_process().submit(fn, arg).result()
     except BrokenProcessPool:
         # The match process died (killed, or crashed hard): this match fails
         # (reported, and played again on resume); the next one gets a new process.
         _close_match_process(wait=False)
         raise
-
-
-def _warm_match_process(module: str) -> int:
-    if multiprocessing.current_process().daemon:
-        return _warm_up(module)
-    return _match_process().submit(_warm_up, module).result()
 
 
 def _worker_plugin() -> Any:
@@ -237,7 +233,7 @@ class DaskExecutor:
 
     def warm(self) -> None:
         """Start every worker's match process and import the runner there."""
-        self._client.run(_warm_match_process, self._runner.__module__)
+        self._client.run(_in_match_process, _warm_up, self._runner.__module__)
 
     def play(self, specs: Iterable[MatchSpec]) -> Iterator[Outcome]:
         import distributed

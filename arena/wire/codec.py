@@ -6,7 +6,7 @@ knows both sides).
     reply_to_action(reply) -> Action           # structured `action` if set, else `text`
     action_bytes(action) -> bytes              # its Action message serialized (cached)
     decision_message(seq, observation, legal, ...) -> bytes   # a serialized RefereeMessage,
-    event_message(event_bytes) -> bytes        # composed from cached parts (the referee's path)
+                                               # composed from cached parts (the referee's path)
     observation_to_pb(obs_dict) -> pb.Observation
     ObservationEncoder().encode(obs_dict)      # same, incremental per seat (the referee's path)
     observation_from_pb(msg) -> dict           # back to `Observation.to_dict()` shape
@@ -41,7 +41,6 @@ __all__ = [
     "action_from_pb",
     "action_to_pb",
     "decision_message",
-    "event_message",
     "observation_from_pb",
     "observation_to_pb",
     "option_text",
@@ -109,7 +108,7 @@ def _double(number: int, value: float) -> bytes:
 
 # DecisionRequest / RefereeMessage field numbers (protocol/arena/v1/arena.proto).
 _REQ_SEQ, _REQ_OBS, _REQ_LEGAL, _REQ_TEXTS, _REQ_LIMIT, _REQ_BANK, _REQ_EVENTS = range(1, 8)
-_MSG_DECISION, _MSG_EVENT = 2, 3
+_MSG_DECISION = 2
 
 # action -> (Action message bytes, legal_actions entry, legal_texts entry)
 _PARTS: dict[Action, tuple[bytes, bytes, bytes]] = {}
@@ -146,11 +145,6 @@ def decision_message(seq: int, observation: bytes, legal: Sequence[Action], time
         *[_delimited(_REQ_EVENTS, e) for e in events],
     ))
     return _delimited(_MSG_DECISION, body)
-
-
-def event_message(event: bytes) -> bytes:
-    """The serialized `RefereeMessage(event=...)` of a serialized Event."""
-    return _delimited(_MSG_EVENT, event)
 
 
 def action_from_pb(msg: pb.Action) -> Action:

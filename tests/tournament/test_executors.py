@@ -164,6 +164,7 @@ def test_dask_plays_each_match_in_a_process_beside_the_worker() -> None:
     try:
         client = executor._client
         [worker_pid] = client.run(os.getpid).values()
+        executor.warm()  # starts the match process: the matches below find it running
         first, second = (client.submit(_in_match_process, _whereami, None, pure=False).result()
                          for _ in range(2))
     finally:

@@ -52,11 +52,6 @@ def test_an_empty_observation_is_still_present() -> None:
     assert data == pb.RefereeMessage(decision=pb.DecisionRequest(seq=1, observation=pb.Observation())).SerializeToString()
 
 
-def test_event_message_equals_the_protobuf_serialization() -> None:
-    for ev in _events(random.Random(3), 20):
-        assert codec.event_message(ev.SerializeToString()) == pb.RefereeMessage(event=ev).SerializeToString()
-
-
 def test_action_bytes_are_the_action_message_serialized() -> None:
     game = new_game(Rules.preset("standard"), seed=2)
     for action in game.legal_actions():
