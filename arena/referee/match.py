@@ -377,13 +377,8 @@ class _Match:
         if not seat.post(data):
             return self._faulty(seat, legal, "crash", "disconnected before the decision", 0.0)
         while True:
-            remaining = deadline - time.monotonic()
-            item: bytes | object
             try:
-                if remaining <= 0:
-                    raise TimeoutError
-                async with asyncio.timeout(remaining):
-                    item = await seat.inbox.get()
+                item = await seat.receive(deadline)
             except TimeoutError:
                 seat.bank = 0.0
                 return self._faulty(seat, legal, "timeout",

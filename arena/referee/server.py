@@ -79,17 +79,17 @@ class RefereeService:
                 data = await context.read()
                 if not isinstance(data, bytes):  # grpc.aio.EOF
                     break
-                if seat.inbox.qsize() >= INBOX_LIMIT:
+                if len(seat.inbox) >= INBOX_LIMIT:
                     seat.stale += 1
                     continue
-                seat.inbox.put_nowait(data)
+                seat.deliver(data)
             # The bot closed its side: it will send nothing more.
             seat.alive = False
-            seat.inbox.put_nowait(DISCONNECTED)
+            seat.deliver(DISCONNECTED)
             await seat.released.wait()
         except BaseException:
             seat.alive = False
-            seat.inbox.put_nowait(DISCONNECTED)
+            seat.deliver(DISCONNECTED)
             raise
 
     def _claim(self, data: bytes) -> tuple[Seat | None, str]:
