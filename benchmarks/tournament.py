@@ -5,7 +5,10 @@ random-bot processes at the `process` sandbox level. The same tournament
 (one table of three random bots, all 6 seat orders, N duplicate sets) is
 played by the local pool with 1 and 2 workers and by a Dask LocalCluster
 with 2 workers; the scaling ratio is 2-worker rate / 1-worker rate (goal
->= 1.7 on 2 free cores).
+>= 1.7 on 2 free cores). Two workers run on CPU slots, as a tournament
+does by default (arena.tournament.cpus: each match on its own core); the
+local pool with 2 workers and no slots is measured too, to show what the
+slots are worth.
 
 By default the matches are whole games of the standard rules, as a
 tournament plays them (random bots rarely reach 1000, so most end at the
@@ -89,6 +92,7 @@ def main() -> None:
         ("local pool, 1 worker", lambda: LocalPool(1)),
         ("local pool, 2 workers", lambda: LocalPool(2)),
         ("dask LocalCluster, 2 workers", lambda: DaskExecutor("local", 2, quiet=True)),
+        ("local pool, 2 workers, no slots", lambda: LocalPool(2, pin_cpus=False)),
     ]
     # This machine's speed drifts within minutes: the three runs take turns,
     # starting with a different one each round, and each round gives its own
@@ -96,6 +100,7 @@ def main() -> None:
     # taken minutes later.
     pool2: list[float] = []
     dask2: list[float] = []
+    free2: list[float] = []
     tmp = Path(tempfile.mkdtemp(prefix="arena-bench-"))
     try:
         for r in range(args.rounds):
@@ -110,13 +115,17 @@ def main() -> None:
             one = rates["local pool, 1 worker"]
             pool2.append(rates["local pool, 2 workers"] / one)
             dask2.append(rates["dask LocalCluster, 2 workers"] / one)
-            print(f"  round {r + 1}: scaling pool {pool2[-1]:.2f}x, dask {dask2[-1]:.2f}x")
+            free2.append(rates["local pool, 2 workers, no slots"] / one)
+            print(f"  round {r + 1}: scaling pool {pool2[-1]:.2f}x, dask {dask2[-1]:.2f}x, "
+                  f"pool without CPU slots {free2[-1]:.2f}x")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    for label, ratios in (("local pool 2 workers / 1 worker", pool2),
-                          ("dask 2 workers / local pool 1 worker", dask2)):
+    for label, ratios, goal in (
+            ("local pool 2 workers / 1 worker", pool2, "; goal >= 1.7x"),
+            ("dask 2 workers / local pool 1 worker", dask2, "; goal >= 1.7x"),
+            ("local pool 2 workers without CPU slots / 1 worker", free2, "")):
         print(f"scaling, {label}: median {statistics.median(ratios):.2f}x (min {min(ratios):.2f}x, "
-              f"max {max(ratios):.2f}x over {len(ratios)} rounds; goal >= 1.7x)")
+              f"max {max(ratios):.2f}x over {len(ratios)} rounds{goal})")
     print(f"load average now {os.getloadavg()[0]:.1f}")
 
 

@@ -45,6 +45,9 @@ def run(
         None, "--concurrency", "-j", min=1, help="matches at once (default: config, or cores)"),
     dask: str | None = typer.Option(
         None, "--dask", help="play on Dask: 'local' (LocalCluster) or tcp://host:port"),
+    cpu_slots: bool | None = typer.Option(
+        None, "--cpu-slots/--no-cpu-slots",
+        help="run each concurrent match on CPUs of its own (default: config, on)"),
 ) -> None:
     """Play every match not yet played (resumes an interrupted run)."""
     from arena.tournament.config import TournamentConfigError, load_config
@@ -64,6 +67,7 @@ def run(
     kind = "dask" if dask is not None else config.executor
     address = dask if dask is not None else config.dask_address
     workers = concurrency if concurrency is not None else config.concurrency
+    pin = cpu_slots if cpu_slots is not None else config.cpu_slots
     progress: Progress | None = None
 
     def on_progress(done: int, total: int, leader: str) -> None:
@@ -77,7 +81,7 @@ def run(
             check_field(config, None)  # before the store exists: a bad field stores nothing
         with Store(config.store_path) as store:
             summary = run_tournament(
-                config, store, lambda: make_executor(kind, workers, address, quiet=quiet),
+                config, store, lambda: make_executor(kind, workers, address, quiet=quiet, pin_cpus=pin),
                 on_progress)
     except (TournamentError, RegistryError, StoreError) as exc:
         raise _fail(str(exc)) from None

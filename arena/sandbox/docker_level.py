@@ -232,6 +232,20 @@ class DockerHandle:
             pass
 
 
+def _cpuset() -> str | None:
+    """The CPUs the calling thread may use, as a cpuset, when they are not
+    all of the machine's: a match pinned to a CPU slot (arena.tournament.cpus)
+    starts its containers there too, as it starts its processes there. The
+    daemon starts containers, so they would not inherit the affinity."""
+    try:
+        mine = os.sched_getaffinity(0)
+    except AttributeError:  # not Linux
+        return None
+    if len(mine) >= (os.cpu_count() or 0):
+        return None
+    return ",".join(str(c) for c in sorted(mine))
+
+
 def launch_docker(bot: BotSpec, env: dict[str, str], socket_dir: str, log_path: str,
                   limits: Limits, match_id: str) -> DockerHandle:
     """Start the bot's container (see module docstring)."""
@@ -253,7 +267,7 @@ def launch_docker(bot: BotSpec, env: dict[str, str], socket_dir: str, log_path: 
             network_mode="none", read_only=True,
             tmpfs={"/tmp": f"size={limits.tmpfs_mb}m,mode=1777,nosuid,nodev"},
             mem_limit=f"{limits.memory_mb}m", memswap_limit=f"{limits.memory_mb}m",
-            nano_cpus=int(limits.cpus * 1e9), pids_limit=limits.pids,
+            nano_cpus=int(limits.cpus * 1e9), pids_limit=limits.pids, cpuset_cpus=_cpuset(),
             user=BOT_USER, cap_drop=["ALL"], security_opt=["no-new-privileges"],
             ipc_mode="none", working_dir="/bot", environment=environment,
             volumes={bot.path: {"bind": "/bot", "mode": "ro"},

@@ -27,8 +27,8 @@ _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 
 _TOP_KEYS = frozenset({
     "name", "description", "seed", "bots", "duplicate_sets", "schedule", "concurrency",
-    "executor", "dask_address", "sandbox", "replays", "bootstrap", "rules", "time_control",
-    "faults", "limits",
+    "cpu_slots", "executor", "dask_address", "sandbox", "replays", "bootstrap", "rules",
+    "time_control", "faults", "limits",
 })
 _RULES_KEYS_FIXED = frozenset({"preset"})
 _TIME_KEYS = frozenset({"per_move", "bank", "increment", "startup"})
@@ -49,6 +49,7 @@ class TournamentConfig:
     duplicate_sets: int = 1
     schedule: Design = "auto"
     concurrency: int = 0                       # 0 = number of cores
+    cpu_slots: bool = True                     # each concurrent match on CPUs of its own
     executor: str = "local"
     dask_address: str = ""                     # "" with executor=dask means a LocalCluster
     sandbox: str = "auto"
@@ -118,6 +119,7 @@ def parse_config(data: dict[str, Any], root: Path, where: str) -> TournamentConf
     concurrency = get("concurrency", int, 0)
     if not 0 <= concurrency <= 1024:
         raise fail("concurrency", f"must be 0 (= number of cores) .. 1024, got {concurrency}")
+    cpu_slots = get("cpu_slots", bool, True)
     executor = get("executor", str, "local")
     if executor not in EXECUTORS:
         raise fail("executor", f"unknown executor {executor!r} (choose {', '.join(EXECUTORS)})")
@@ -159,8 +161,8 @@ def parse_config(data: dict[str, Any], root: Path, where: str) -> TournamentConf
     return TournamentConfig(
         root=str(root), name=name, seed=seed, bot_paths=tuple(bot_paths),
         duplicate_sets=duplicate_sets, schedule=schedule, concurrency=concurrency,
-        executor=executor, dask_address=dask_address, sandbox=sandbox, replays=replays,
-        bootstrap=bootstrap, rules_preset=rules_preset, rules_options=rules_options,
+        cpu_slots=cpu_slots, executor=executor, dask_address=dask_address, sandbox=sandbox,
+        replays=replays, bootstrap=bootstrap, rules_preset=rules_preset, rules_options=rules_options,
         time_control=time_control, fault_policy=fault_policy, limits=limits,
         description=description,
     )
@@ -287,6 +289,8 @@ duplicate_sets = 2             # each table is played this many times, each time
                                # in all 6 seat orders on the same deal seed
 schedule = "auto"              # auto | all_triples | balanced (pair-balanced design)
 concurrency = 0                # matches at once; 0 = number of CPU cores
+cpu_slots = true               # each match at once on CPUs of its own (fair clocks;
+                               # see docs/tournaments.md "CPU slots")
 executor = "local"             # local (process pool) | dask
 dask_address = ""              # with executor = "dask": "" or "local" = LocalCluster,
                                # or "tcp://host:8786" for a running scheduler

@@ -21,7 +21,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from arena.referee.spec import MatchResult, MatchSpec
+from arena.tournament import cpus
 
+log = logging.getLogger("arena.tournament")
 Runner = Callable[[MatchSpec], MatchResult]
 A = TypeVar("A")
 R = TypeVar("R")
@@ -69,14 +71,32 @@ def _warm_up(module: str) -> int:
     return os.getpid()
 
 
-class LocalPool:
-    """A pool of fresh worker processes (spawn: no state inherited from the coordinator)."""
+def _take_slot(slots: Any) -> None:
+    """Worker initializer: pin this worker to the next free CPU slot."""
+    cpus.pin(slots.get())
 
-    def __init__(self, workers: int, runner: Runner | None = None) -> None:
+
+class LocalPool:
+    """A pool of fresh worker processes (spawn: no state inherited from the
+    coordinator), each on a CPU slot of its own (arena.tournament.cpus)
+    unless `pin_cpus` is False."""
+
+    def __init__(self, workers: int, runner: Runner | None = None, pin_cpus: bool = True) -> None:
         self.workers = workers if workers > 0 else cores()
         self._runner = runner or default_runner()
+        context = multiprocessing.get_context("spawn")
+        self.slots = cpus.slots(self.workers) if pin_cpus else []
+        initializer: Callable[..., None] | None = None
+        initargs: tuple[Any, ...] = ()
+        if self.slots:
+            # Each worker takes one slot as it starts (the pool starts exactly
+            # `workers` processes and does not replace them).
+            queue: Any = context.Queue()
+            for slot in self.slots:
+                queue.put(slot)
+            initializer, initargs = _take_slot, (queue,)
         self._pool = ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
+            max_workers=self.workers, mp_context=context, initializer=initializer, initargs=initargs)
 
     def warm(self) -> None:
         """Start every worker process and import the runner there."""
@@ -130,13 +150,24 @@ QUIET_WORKER_CONFIG = {
 _MATCH_PROCESS: ProcessPoolExecutor | None = None
 
 
+# This Dask worker's CPU slot (set by the worker plugin): its match process runs there.
+_SLOT: tuple[int, ...] | None = None
+
+
 def _match_process() -> ProcessPoolExecutor:
     global _MATCH_PROCESS
     if _MATCH_PROCESS is None:
         _MATCH_PROCESS = ProcessPoolExecutor(
             max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-            initializer=_exit_with_parent, initargs=(os.getpid(),))
+            initializer=_start_match_process, initargs=(os.getpid(), _SLOT))
     return _MATCH_PROCESS
+
+
+def _start_match_process(parent: int, slot: tuple[int, ...] | None) -> None:
+    # Pinned first, while the process has one thread: everything it starts inherits it.
+    if slot:
+        cpus.pin(slot)
+    _exit_with_parent(parent)
 
 
 def _close_match_process(wait: bool = True) -> None:
@@ -158,12 +189,27 @@ def _exit_with_parent(parent: int) -> None:
 
 
 class _MatchProcessPlugin:
-    """Dask worker plugin: shut the match process down with the worker."""
+    """Dask worker plugin: give the worker its CPU slot (`slots` by worker
+    name for a LocalCluster, whose workers are named 0..n-1; else ARENA_CPUS
+    from the worker's environment; else none), and shut the match process
+    down with the worker."""
 
     idempotent = True
 
+    def __init__(self, slots: list[tuple[int, ...]] | None = None) -> None:
+        self.slots = list(slots or [])
+
     def setup(self, worker: Any) -> None:
-        pass
+        global _SLOT
+        name = getattr(worker, "name", None)
+        if self.slots and isinstance(name, int):
+            _SLOT = self.slots[name % len(self.slots)]
+            return
+        try:
+            _SLOT = cpus.from_env()
+        except ValueError as exc:
+            _SLOT = None
+            log.warning("%s ignored: %s", cpus.ENV, exc)
 
     def teardown(self, worker: Any) -> None:
         _close_match_process()
@@ -187,7 +233,7 @@ def _in_match_process(fn: Callable[[A], R], arg: A) -> R:
         raise
 
 
-def _worker_plugin() -> Any:
+def _worker_plugin(slots: list[tuple[int, ...]]) -> Any:
     import distributed
 
     dist: Any = distributed
@@ -195,7 +241,7 @@ def _worker_plugin() -> Any:
     class MatchProcessPlugin(_MatchProcessPlugin, dist.WorkerPlugin):  # type: ignore[misc]
         pass
 
-    return MatchProcessPlugin()
+    return MatchProcessPlugin(slots)
 
 
 class DaskExecutor:
@@ -204,17 +250,21 @@ class DaskExecutor:
     connects to a running scheduler (see docs/tournaments.md)."""
 
     def __init__(self, address: str, workers: int, runner: Runner | None = None,
-                 quiet: bool = False) -> None:
+                 quiet: bool = False, pin_cpus: bool = True) -> None:
         import distributed
 
         dist: Any = distributed  # untyped library
         self._runner = runner or default_runner()
         self._cluster: Any = None
         level = logging.ERROR if quiet else logging.WARNING
+        # CPU slots are known here only for a LocalCluster (this machine);
+        # workers elsewhere read ARENA_CPUS.
+        self.slots: list[tuple[int, ...]] = []
         if address in ("", "local"):
             import dask
 
             n = workers if workers > 0 else cores()
+            self.slots = cpus.slots(n) if pin_cpus else []
             # A match runs in the worker process beside the worker's own event
             # loop: its housekeeping (a 20 ms tick, memory and system monitors
             # every 0.1-0.5 s) takes the GIL from the referee. Matches last
@@ -227,7 +277,7 @@ class DaskExecutor:
             self._client: Any = dist.Client(self._cluster)
         else:
             self._client = dist.Client(address)
-        self._client.register_plugin(_worker_plugin(), name="arena-match-process")
+        self._client.register_plugin(_worker_plugin(self.slots), name="arena-match-process")
         info = self._client.scheduler_info()
         self.workers = max(1, sum(int(w.get("nthreads", 1)) for w in info["workers"].values()))
 
@@ -279,7 +329,8 @@ class DaskExecutor:
 
 
 def make_executor(kind: str, workers: int, dask_address: str = "",
-                  runner: Runner | None = None, quiet: bool = False) -> Executor:
+                  runner: Runner | None = None, quiet: bool = False,
+                  pin_cpus: bool = True) -> Executor:
     if kind == "dask":
-        return DaskExecutor(dask_address, workers, runner, quiet)
-    return LocalPool(workers, runner)
+        return DaskExecutor(dask_address, workers, runner, quiet, pin_cpus)
+    return LocalPool(workers, runner, pin_cpus)

@@ -191,3 +191,27 @@ def test_without_cgroups_the_watchdog_kills_a_fork_bomb(
     assert code is not None and code < 0  # killed, long before its 600 s sleep
     assert any("over the limit of 20" in v for v in handle.violations)  # type: ignore[attr-defined]
     assert marked_pids(handle.marker) == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("level", level_params())
+def test_a_bot_runs_on_the_cpus_of_the_thread_that_starts_it(
+        make_bot: MakeBot, tmp_path: Path, level: str) -> None:
+    """A match pinned to a CPU slot (arena.tournament.cpus) starts its bots
+    there: processes inherit the affinity, containers get it as cpuset."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    every = sorted(os.sched_getaffinity(0))
+    if len(every) < 2:
+        pytest.skip("one CPU: nothing to pin to")
+    slot = [every[-1]]
+
+    def run_pinned() -> tuple[int | None, str, object]:
+        os.sched_setaffinity(0, slot)  # this thread only, as a pool worker's first act
+        return _run(make_bot, tmp_path, level,
+                    "import os\nprint('cpus', *sorted(os.sched_getaffinity(0)))\n")
+
+    with ThreadPoolExecutor(1) as one:
+        code, log, _ = one.submit(run_pinned).result()
+    assert code == 0, log
+    assert f"cpus {slot[0]}\n" in log
+    assert sorted(os.sched_getaffinity(0)) == every  # the test's own thread is untouched

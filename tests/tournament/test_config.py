@@ -9,10 +9,12 @@ from arena.tournament.config import TournamentConfigError, example_config, load_
 
 def test_valid_config_loads(make_bot, make_tournament) -> None:
     bots = [make_bot(n) for n in ("a", "b", "c")]
-    folder = make_tournament(bots, extra='concurrency = 2\n[time_control]\nper_move = 0.5\n'
+    folder = make_tournament(bots, extra='concurrency = 2\ncpu_slots = false\n'
+                                          '[time_control]\nper_move = 0.5\n'
                                           '[faults]\nmode = "forfeit"\n')
     config = load_config(folder)
     assert config.name == "t" and config.seed == 7 and config.concurrency == 2
+    assert config.cpu_slots is False and load_config(make_tournament(bots, name="u")).cpu_slots
     assert config.rules_preset == "standard" and config.rules_options == (("target", 500),)
     assert config.time_control.per_move == 0.5 and config.time_control.bank == 10.0
     assert config.fault_policy.mode == "forfeit"
@@ -26,6 +28,8 @@ def test_valid_config_loads(make_bot, make_tournament) -> None:
     ("executor = \"spark\"", "", "key 'executor': unknown executor 'spark'"),
     ("sandbox = \"vm\"", "", "key 'sandbox': unknown level 'vm'"),
     ("replays = 1", "", "key 'replays': must be true or false, got 1"),
+    ("cpu_slots = \"yes\"", "", "key 'cpu_slots': must be true or false, got 'yes'"),
+    ("cpu_slot = false", "", "key 'cpu_slot': unknown key (did you mean 'cpu_slots'?)"),
     ("", "target = 750", "key 'rules.target'"),
     ("", "targett = 500", "key 'rules.targett'"),
     ("", "preset = \"klingon\"", "key 'rules.preset'"),
