@@ -81,7 +81,7 @@ def main() -> None:
     parser.add_argument("--sets", type=int, default=1, help="duplicate sets (6 matches each)")
     parser.add_argument("--max-deals", type=int, default=None, help="deal cap (default: the preset's)")
     parser.add_argument("--target", type=int, default=None, help="target (default: the preset's, 1000)")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds of the three runs, in turn")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of the four runs, in turn")
     args = parser.parse_args()
     shape = (f"target {args.target or 1000}, "
              + (f"at most {args.max_deals} deals" if args.max_deals else "whole games (200-deal cap)"))

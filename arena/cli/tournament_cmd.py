@@ -81,7 +81,8 @@ def run(
             check_field(config, None)  # before the store exists: a bad field stores nothing
         with Store(config.store_path) as store:
             summary = run_tournament(
-                config, store, lambda: make_executor(kind, workers, address, quiet=quiet, pin_cpus=pin),
+                config, store,
+                lambda: make_executor(kind, workers, address, quiet=quiet, pin_cpus=pin),
                 on_progress)
     except (TournamentError, RegistryError, StoreError) as exc:
         raise _fail(str(exc)) from None

@@ -185,7 +185,8 @@ class Seat:
             stalled.append(True)
             task.cancel()
 
-        timer = asyncio.get_running_loop().call_later(WRITE_TIMEOUT + self.time_control.per_move, stall)
+        limit = WRITE_TIMEOUT + self.time_control.per_move
+        timer = asyncio.get_running_loop().call_later(limit, stall)
         try:
             await self.writer.write(data)
             return True

@@ -162,8 +162,8 @@ def parse_config(data: dict[str, Any], root: Path, where: str) -> TournamentConf
         root=str(root), name=name, seed=seed, bot_paths=tuple(bot_paths),
         duplicate_sets=duplicate_sets, schedule=schedule, concurrency=concurrency,
         cpu_slots=cpu_slots, executor=executor, dask_address=dask_address, sandbox=sandbox,
-        replays=replays, bootstrap=bootstrap, rules_preset=rules_preset, rules_options=rules_options,
-        time_control=time_control, fault_policy=fault_policy, limits=limits,
+        replays=replays, bootstrap=bootstrap, rules_preset=rules_preset,
+        rules_options=rules_options, time_control=time_control, fault_policy=fault_policy, limits=limits,
         description=description,
     )
 

@@ -54,10 +54,7 @@ def default_runner() -> Runner:
 
 
 def cores() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not Linux
-        return max(1, os.cpu_count() or 1)
+    return max(1, len(cpus.available()))
 
 
 def _error_text(exc: BaseException) -> str:
@@ -95,8 +92,8 @@ class LocalPool:
             for slot in self.slots:
                 queue.put(slot)
             initializer, initargs = _take_slot, (queue,)
-        self._pool = ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=context, initializer=initializer, initargs=initargs)
+        self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context,
+                                         initializer=initializer, initargs=initargs)
 
     def warm(self) -> None:
         """Start every worker process and import the runner there."""
@@ -217,8 +214,8 @@ class _MatchProcessPlugin:
 
 def _in_match_process(fn: Callable[[A], R], arg: A) -> R:
     """The Dask task: `fn(arg)` (a match: `runner(spec)`, or the warm-up) in
-    the worker's match process, beside the worker. In the worker process the referee's event loop would share the
-    GIL with the worker's (heartbeats, comms, monitors) and lose time to it;
+    the worker's match process, beside the worker. In the worker process the
+    referee's event loop would share the GIL with the worker's (heartbeats, comms, monitors) and lose time to it;
     measured with whole games on 2 cores, Dask ran about a fifth slower than
     the local pool that way. A daemonic worker (Dask's default outside
     `--dask local`) may not have children: it plays in-process."""
