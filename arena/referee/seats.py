@@ -102,14 +102,12 @@ class Seat:
             self.forfeit_reason = reason
             log.info("seat %d (%s) forfeits: %s", self.index, self.bot.label, reason)
 
-    def deliver(self, item: Inbound) -> bool:
-        """Hand one inbound item to the match; True if the match was waiting for it."""
+    def deliver(self, item: Inbound) -> None:
+        """Hand one inbound item to the match (waking `receive` if it waits)."""
         self.inbox.append(item)
         waiter = self.waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
-            return True
-        return False
 
     async def receive(self, deadline: float) -> Inbound:
         """The next inbound item, oldest first; TimeoutError if there is none

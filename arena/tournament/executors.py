@@ -82,14 +82,14 @@ class LocalPool:
         self.workers = workers if workers > 0 else cores()
         self._runner = runner or default_runner()
         context = multiprocessing.get_context("spawn")
-        self.slots = cpus.slots(self.workers) if pin_cpus else []
+        slots = cpus.slots(self.workers) if pin_cpus else []
         initializer: Callable[..., None] | None = None
         initargs: tuple[Any, ...] = ()
-        if self.slots:
+        if slots:
             # Each worker takes one slot as it starts (the pool starts exactly
             # `workers` processes and does not replace them).
             queue: Any = context.Queue()
-            for slot in self.slots:
+            for slot in slots:
                 queue.put(slot)
             initializer, initargs = _take_slot, (queue,)
         self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context,
@@ -215,10 +215,11 @@ class _MatchProcessPlugin:
 def _in_match_process(fn: Callable[[A], R], arg: A) -> R:
     """The Dask task: `fn(arg)` (a match: `runner(spec)`, or the warm-up) in
     the worker's match process, beside the worker. In the worker process the
-    referee's event loop would share the GIL with the worker's (heartbeats, comms, monitors) and lose time to it;
-    measured with whole games on 2 cores, Dask ran about a fifth slower than
-    the local pool that way. A daemonic worker (Dask's default outside
-    `--dask local`) may not have children: it plays in-process."""
+    referee's event loop would share the GIL with the worker's (heartbeats,
+    comms, monitors) and lose time to it; measured with whole games on 2
+    cores, Dask ran about a fifth slower than the local pool that way. A
+    daemonic worker (Dask's default outside `--dask local`) may not have
+    children: it plays in-process."""
     if multiprocessing.current_process().daemon:
         return fn(arg)
     try:
@@ -256,12 +257,12 @@ class DaskExecutor:
         level = logging.ERROR if quiet else logging.WARNING
         # CPU slots are known here only for a LocalCluster (this machine);
         # workers elsewhere read ARENA_CPUS.
-        self.slots: list[tuple[int, ...]] = []
+        slots: list[tuple[int, ...]] = []
         if address in ("", "local"):
             import dask
 
             n = workers if workers > 0 else cores()
-            self.slots = cpus.slots(n) if pin_cpus else []
+            slots = cpus.slots(n) if pin_cpus else []
             # A match runs in the worker process beside the worker's own event
             # loop: its housekeeping (a 20 ms tick, memory and system monitors
             # every 0.1-0.5 s) takes the GIL from the referee. Matches last
@@ -274,7 +275,7 @@ class DaskExecutor:
             self._client: Any = dist.Client(self._cluster)
         else:
             self._client = dist.Client(address)
-        self._client.register_plugin(_worker_plugin(self.slots), name="arena-match-process")
+        self._client.register_plugin(_worker_plugin(slots), name="arena-match-process")
         info = self._client.scheduler_info()
         self.workers = max(1, sum(int(w.get("nthreads", 1)) for w in info["workers"].values()))
 
