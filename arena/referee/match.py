@@ -236,7 +236,7 @@ class _Match:
         if not pending:
             return msg.SerializeToString()
         del part.events[:]
-        part.events.extend(pending)
+        part.events.extend(codec.events_of(pending))  # once a deal: cheaper than keeping both forms
         data = msg.SerializeToString()
         del part.events[:]
         return data
@@ -301,10 +301,10 @@ class _Match:
         game = new_game(self.rules, seed=self.spec.seed)
         obs = self._observe(game)
         # Events wait in seat.pending and ride with the seat's next message
-        # (DecisionRequest.events, or sent just before a deal result / match end).
+        # (DecisionRequest.events, or inside a DealResult / MatchEnd).
         for seat, o in zip(self.seats, obs):
             if o is not None:
-                seat.pending.extend(events.after_events({}, o))
+                seat.pending.extend(codec.event_field(events.after_events({}, o)))
         n_deals = 0
         while not game.is_over:
             actor = game.to_act
@@ -333,12 +333,14 @@ class _Match:
                 })
             self.n_actions += 1
             new_obs = self._observe_after(game, action, before_obs, obs)
+            # Serialized once for every seat that sees the same events.
             shared = events.public_events(actor, action, deal_number, trick)
+            shared_bytes = codec.event_field(shared) if shared is not None else None
             for s, before, after in zip(self.seats, obs, new_obs):
                 if before is None or after is None or not s.playing or private and s.index != actor:
                     continue
-                s.pending.extend(shared if shared is not None else
-                                 events.seat_events(before, after, s.index, actor, action, trick))
+                s.pending.extend(shared_bytes if shared_bytes is not None else codec.event_field(
+                    events.seat_events(before, after, s.index, actor, action, trick)))
             deals = game.deals
             while n_deals < len(deals):
                 summary = _deal_summary(deals[n_deals], len(self.deals) + 1)
@@ -349,7 +351,7 @@ class _Match:
             for s, before, after in zip(self.seats, obs, new_obs):
                 if before is None or after is None or before is after or not s.playing:
                     continue
-                s.pending.extend(events.after_events(before, after))
+                s.pending.extend(codec.event_field(events.after_events(before, after)))
             obs = new_obs
         return game
 
@@ -368,8 +370,7 @@ class _Match:
         # Composed from cached serialized parts: the same bytes as building the
         # DecisionRequest message and serializing it (codec.decision_message).
         data = codec.decision_message(
-            seq, seat.encoder.encode(obs).SerializeToString(), legal, limit, seat.bank,
-            [ev.SerializeToString() for ev in seat.pending],
+            seq, seat.encoder.encode(obs).SerializeToString(), legal, limit, seat.bank, seat.pending,
         )
         seat.pending.clear()
         t0 = time.monotonic()
@@ -418,9 +419,8 @@ class _Match:
             # of the legal actions' messages is that action. Anything else
             # goes the general way (parse, then check it is legal).
             if reply.HasField("action"):
-                by_bytes = {codec.action_bytes(a): a for a in legal}
-                found = by_bytes.get(reply.action.SerializeToString())
-                if found is not None:
+                found = codec.sent_action(reply.action.SerializeToString())
+                if found is not None and found in legal:
                     seat.add_time(elapsed)
                     return found, None, "", elapsed
             try:

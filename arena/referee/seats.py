@@ -20,7 +20,6 @@ from arena.referee.spec import FAULT_KINDS, FaultPolicy, TimeControl
 from arena.sandbox.api import BotHandle
 from arena.sandbox.botfile import BotSpec
 from arena.wire import codec
-from arena.wire.codec import pb
 
 log = logging.getLogger("arena.referee")
 
@@ -53,7 +52,7 @@ class Seat:
     writer: StreamWriter | None = None
     outbox: deque[bytes] = field(default_factory=deque)  # posted, not yet written, in order
     drainer: asyncio.Task[None] | None = None             # the task writing `outbox`
-    pending: list[pb.Event] = field(default_factory=list)   # events not sent yet, in order
+    pending: list[bytes] = field(default_factory=list)  # Events not sent yet, in order (codec.event_field)
     encoder: codec.ObservationEncoder = field(default_factory=codec.ObservationEncoder)
     stale: int = 0                   # messages that answered nothing (see server.INBOX_LIMIT)
     claimed: bool = False

@@ -5,8 +5,10 @@ knows both sides).
     action_from_pb(msg) -> Action              # ActionSyntaxError (ValueError) if malformed
     reply_to_action(reply) -> Action           # structured `action` if set, else `text`
     action_bytes(action) -> bytes              # its Action message serialized (cached)
+    sent_action(raw) -> Action | None          # inverse of action_bytes, for replies
     decision_message(seq, observation, legal, ...) -> bytes   # a serialized RefereeMessage,
                                                # composed from cached parts (the referee's path)
+    event_field(events) / events_of(fields)    # events as DecisionRequest fields, and back
     observation_to_pb(obs_dict) -> pb.Observation
     ObservationEncoder().encode(obs_dict)      # same, incremental per seat (the referee's path)
     observation_from_pb(msg) -> dict           # back to `Observation.to_dict()` shape
@@ -41,6 +43,8 @@ __all__ = [
     "action_from_pb",
     "action_to_pb",
     "decision_message",
+    "event_field",
+    "events_of",
     "observation_from_pb",
     "observation_to_pb",
     "option_text",
@@ -48,6 +52,7 @@ __all__ = [
     "reply_to_action",
     "rules_options_from_pb",
     "rules_to_pb",
+    "sent_action",
     "text_to_action",
 ]
 
@@ -112,6 +117,9 @@ _MSG_DECISION = 2
 
 # action -> (Action message bytes, legal_actions entry, legal_texts entry)
 _PARTS: dict[Action, tuple[bytes, bytes, bytes]] = {}
+# Action message bytes -> action: the inverse of _PARTS, for replies that
+# echo one of the legal actions' messages byte for byte (the usual reply).
+_BY_BYTES: dict[bytes, Action] = {}
 
 
 def _parts(action: Action) -> tuple[bytes, bytes, bytes]:
@@ -121,6 +129,7 @@ def _parts(action: Action) -> tuple[bytes, bytes, bytes]:
         parts = (raw, _delimited(_REQ_LEGAL, raw), _delimited(_REQ_TEXTS, str(action).encode()))
         if len(_PARTS) < _ACTION_CACHE_MAX:
             _PARTS[action] = parts
+            _BY_BYTES[raw] = action
     return parts
 
 
@@ -129,22 +138,42 @@ def action_bytes(action: Action) -> bytes:
     return _parts(action)[0]
 
 
+def sent_action(raw: bytes) -> Action | None:
+    """The action whose Action message serializes to exactly `raw`, if one
+    was sent in a decision request before (None otherwise: parse it)."""
+    return _BY_BYTES.get(raw)
+
+
+def event_field(events: Sequence[pb.Event]) -> list[bytes]:
+    """Each event encoded as a `DecisionRequest.events` field: the form in
+    which the referee keeps a seat's pending events, ready to be joined into
+    a request (`decision_message`), serialized once for all seats that see
+    the same event."""
+    return [_delimited(_REQ_EVENTS, ev.SerializeToString()) for ev in events]
+
+
+def events_of(fields: Sequence[bytes]) -> Sequence[pb.Event]:
+    """The events back from their `event_field` form (the fields joined are
+    a serialized DecisionRequest holding only events)."""
+    return pb.DecisionRequest.FromString(b"".join(fields)).events
+
+
 def decision_message(seq: int, observation: bytes, legal: Sequence[Action], time_limit_s: float,
                      bank_left_s: float, events: Sequence[bytes]) -> bytes:
     """The serialized `RefereeMessage(decision=DecisionRequest(...))` with
     `observation` (a serialized Observation, always present), the legal
-    actions as messages and as texts, and `events` (serialized Events)."""
-    parts = [_parts(a) for a in legal]
-    body = b"".join((
-        _varint(_REQ_SEQ << 3) + _varint(seq) if seq else b"",
-        _delimited(_REQ_OBS, observation),
-        *[p[1] for p in parts],
-        *[p[2] for p in parts],
-        _double(_REQ_LIMIT, time_limit_s),
-        _double(_REQ_BANK, bank_left_s),
-        *[_delimited(_REQ_EVENTS, e) for e in events],
-    ))
-    return _delimited(_MSG_DECISION, body)
+    actions as messages and as texts, and `events` (in `event_field` form)."""
+    out = [_varint(_REQ_SEQ << 3) + _varint(seq) if seq else b"", _delimited(_REQ_OBS, observation)]
+    texts = []
+    for action in legal:
+        parts = _PARTS.get(action) or _parts(action)
+        out.append(parts[1])
+        texts.append(parts[2])
+    out += texts
+    out.append(_double(_REQ_LIMIT, time_limit_s))
+    out.append(_double(_REQ_BANK, bank_left_s))
+    out += events
+    return _delimited(_MSG_DECISION, b"".join(out))
 
 
 def action_from_pb(msg: pb.Action) -> Action:

@@ -39,7 +39,7 @@ def test_decision_message_equals_the_protobuf_serialization(preset: str) -> None
             legal_texts=[str(a) for a in legal], time_limit_s=limit, bank_left_s=bank, events=events,
         )).SerializeToString()
         composed = codec.decision_message(seq, obs.SerializeToString(), legal, limit, bank,
-                                          [e.SerializeToString() for e in events])
+                                          codec.event_field(events))
         assert composed == reference
         game = game.apply(rng.choice(legal))
         steps += 1
@@ -57,3 +57,18 @@ def test_action_bytes_are_the_action_message_serialized() -> None:
     for action in game.legal_actions():
         assert codec.action_bytes(action) == codec.action_to_pb(action).SerializeToString()
         assert codec.action_from_pb(pb.Action.FromString(codec.action_bytes(action))) == action
+
+
+def test_events_come_back_from_their_field_form() -> None:
+    events = _events(random.Random(3), 5)
+    fields = codec.event_field(events)
+    assert len(fields) == len(events)
+    assert list(codec.events_of(fields)) == events
+    assert list(codec.events_of([])) == []
+
+
+def test_sent_action_is_the_inverse_of_action_bytes() -> None:
+    game = new_game(Rules.preset("standard"), seed=2)
+    for action in game.legal_actions():
+        assert codec.sent_action(codec.action_bytes(action)) is action
+    assert codec.sent_action(pb.Action(kind="play", card="XX").SerializeToString()) is None
