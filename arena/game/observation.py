@@ -87,18 +87,7 @@ def observe(c: Core, seat: int) -> Observation:
             "guesses": guesses,
             "picked": str(picked) if picked is not None else "",
         }
-    seat_states = [
-        {
-            "seat": s,
-            "bolts": c.bolts[s],
-            "bombs_used": c.bombs_used[s],
-            "on_barrel": c.barrel_seat == s,
-            "barrel_deals": c.barrel_deals if c.barrel_seat == s else 0,
-            "blind": c.blind_seat == s,
-            "looked": c.looked[s],
-        }
-        for s in range(n)
-    ]
+    seat_states = _seat_states(c)
     d: Dict = {
         "seat": seat,
         "players": n,
@@ -110,7 +99,7 @@ def observe(c: Core, seat: int) -> Observation:
         "hand": hand,
         "hand_sizes": [len(h) for h in c.hands],
         "totals": list(c.totals),
-        "auction": [{"seat": s, "action": a} for s, a in c.auction],
+        "auction": _auction(c.auction),
         "bid": c.bid,
         "bidder": c.bidder,
         "declarer": c.declarer,
@@ -123,10 +112,7 @@ def observe(c: Core, seat: int) -> Observation:
         "marriages": [{"seat": s, "suit": suit, "value": v} for s, suit, v in c.marriages],
         "trick": [{"seat": s, "card": str(x)} for s, x in c.trick],
         "leader": c.leader,
-        "tricks": [
-            {"leader": lead, "cards": [{"seat": s, "card": str(x)} for s, x in cards], "winner": w}
-            for lead, cards, w in c.tricks
-        ],
+        "tricks": _tricks(c.tricks),
         "tricks_won": list(c.tricks_won),
         "points_won": list(c.points_won),
         "seat_states": seat_states,
@@ -136,3 +122,61 @@ def observe(c: Core, seat: int) -> Observation:
         "forced_seat": c.forced_seat,
     }
     return Observation(d)
+
+
+# Views of public parts, shared between observations. Every seat sees the
+# same completed tricks, auction and seat states, and successive states
+# share the Core's immutable tuples until an action changes them (Core.clone
+# copies references), so each view is built once per tuple rather than once
+# per seat and state: one remembered entry per part is enough, since the
+# tuples change at most once per action. The views are shared, read-only
+# data: `as_mapping()` hands them out as they are, `to_dict()` copies them.
+_last_tricks: tuple[tuple[tuple[int, Any, int], ...], list[Dict]] = ((), [])
+_last_auction: tuple[tuple[tuple[int, str], ...], list[Dict]] = ((), [])
+_last_states: tuple[object, list[Dict]] = ((), [])
+
+
+def _tricks(tricks: tuple[tuple[int, Any, int], ...]) -> list[Dict]:
+    global _last_tricks
+    src, view = _last_tricks
+    if src is not tricks:
+        # A completed trick adds one to the tuple: keep the views of the
+        # others (the same objects, which also makes comparing them cheap).
+        done = len(src) if len(tricks) == len(src) + 1 and tricks[:-1] == src else 0
+        view = view[:done] + [
+            {"leader": lead, "cards": [{"seat": s, "card": str(x)} for s, x in cards], "winner": w}
+            for lead, cards, w in tricks[done:]
+        ]
+        _last_tricks = (tricks, view)
+    return view
+
+
+def _auction(auction: tuple[tuple[int, str], ...]) -> list[Dict]:
+    global _last_auction
+    src, view = _last_auction
+    if src is not auction:
+        view = [{"seat": s, "action": a} for s, a in auction]
+        _last_auction = (auction, view)
+    return view
+
+
+def _seat_states(c: Core) -> list[Dict]:
+    global _last_states
+    # Compared by value: a small tuple of the fields the states are made of.
+    key = (c.n, c.bolts, c.bombs_used, c.barrel_seat, c.barrel_deals, c.blind_seat, c.looked)
+    src, view = _last_states
+    if src != key:
+        view = [
+            {
+                "seat": s,
+                "bolts": c.bolts[s],
+                "bombs_used": c.bombs_used[s],
+                "on_barrel": c.barrel_seat == s,
+                "barrel_deals": c.barrel_deals if c.barrel_seat == s else 0,
+                "blind": c.blind_seat == s,
+                "looked": c.looked[s],
+            }
+            for s in range(c.n)
+        ]
+        _last_states = (key, view)
+    return view

@@ -414,3 +414,59 @@ def test_as_mapping_is_a_read_only_view_equal_to_to_dict() -> None:
     with pytest.raises(TypeError):
         view["phase"] = "play"  # type: ignore[index]
     assert obs.as_mapping()["phase"] == obs.phase
+
+
+def _states(preset: str, seed: int, limit: int = 300) -> list:  # type: ignore[type-arg]
+    import random
+
+    from arena.game import Rules, new_game
+
+    rng = random.Random(seed)
+    g = new_game(Rules.preset(preset).replace(max_deals=3), seed=seed)
+    out = [g]
+    while not g.is_over and len(out) < limit:
+        g = g.apply(rng.choice(g.legal_actions()))
+        out.append(g)
+    return out
+
+
+@pytest.mark.parametrize("preset", ["standard", "estonian", "lithuanian", "czech", "finnish", "swedish"])
+def test_observations_do_not_depend_on_the_order_they_are_built_in(preset: str) -> None:
+    """Views of public parts (tricks, auction, seat states) are shared between
+    observations built one after another: whatever the order they are asked
+    for in, across two games at once, every observation is the same."""
+    import random
+
+    from arena.game import observation as obs_module
+
+    def unshared(st, seat: int) -> dict:  # type: ignore[no-untyped-def, type-arg]
+        # The reference: built with every remembered view forgotten first.
+        for name in ("_last_tricks", "_last_auction", "_last_states"):
+            setattr(obs_module, name, ((), []))
+        return st.observation(seat).to_dict()  # type: ignore[no-any-return]
+
+    a, b = _states(preset, 1), _states(preset, 2)
+    n = a[0].rules.players
+    in_order = [[unshared(st, s) for s in range(n)] for st in a + b]
+    # Fresh states of the same games, asked in a shuffled, interleaved order.
+    a2, b2 = _states(preset, 1), _states(preset, 2)
+    jobs = [(i, s) for i in range(len(a2) + len(b2)) for s in range(n)]
+    random.Random(7).shuffle(jobs)
+    states = a2 + b2
+    shuffled = {(i, s): states[i].observation(s).to_dict() for i, s in jobs}
+    for i in range(len(states)):
+        for s in range(n):
+            assert shuffled[(i, s)] == in_order[i][s], (preset, i, s)
+
+
+def test_a_copy_of_an_observation_can_be_changed_without_changing_others() -> None:
+    from arena.game import Rules, new_game
+
+    g = new_game(Rules.preset("standard"), seed=3)
+    while not g.observation(0).tricks:
+        g = g.apply(g.legal_actions()[0])
+    mine = g.observation(0).to_dict()
+    mine["tricks"][0]["cards"].clear()
+    mine["seat_states"].clear()
+    assert g.observation(1).to_dict()["tricks"][0]["cards"]
+    assert g.observation(1).to_dict()["seat_states"]
