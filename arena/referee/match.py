@@ -280,13 +280,14 @@ class _Match:
         return [_view(game, s.index) if s.playing else None for s in self.seats]
 
     def _observe_after(self, game: Any, action: Action, before: Mapping[str, Any] | None,
-                       obs: list[Mapping[str, Any] | None]) -> list[Mapping[str, Any] | None]:
-        """Observations after `action`. Always fresh for the seat to act next.
-        A bid, pass or play that leaves the deal and phase unchanged tells no
-        seat anything private (RULES.md §6: such actions are public), so the
-        other seats' views are then not rebuilt: their events come from the
-        public action alone, and what they would compare (deal, talon) has
-        not changed."""
+                       obs: list[Mapping[str, Any] | None]) -> tuple[list[Mapping[str, Any] | None], bool]:
+        """Observations after `action`, and whether the action was quiet.
+        Always fresh for the seat to act next. A quiet action (a bid, pass or
+        play that leaves the deal and phase unchanged) tells no seat anything
+        private (RULES.md §6: such actions are public), so the other seats'
+        views are then not rebuilt: their events come from the public action
+        alone, and what `events.after_events` compares (deal, talon) has not
+        changed for anyone."""
         nxt = game.to_act
         if (nxt is not None and before is not None and self.seats[nxt].playing
                 and isinstance(action, _QUIET)):
@@ -294,8 +295,8 @@ class _Match:
             if probe["phase"] == before["phase"] and probe["deal_number"] == before["deal_number"]:
                 out = list(obs)
                 out[nxt] = probe
-                return out
-        return self._observe(game)
+                return out, True
+        return self._observe(game), False
 
     async def _play(self) -> Any:
         game = new_game(self.rules, seed=self.spec.seed)
@@ -332,7 +333,7 @@ class _Match:
                     "fault": fault, "note": line,
                 })
             self.n_actions += 1
-            new_obs = self._observe_after(game, action, before_obs, obs)
+            new_obs, quiet = self._observe_after(game, action, before_obs, obs)
             # Serialized once for every seat that sees the same events.
             shared = events.public_events(actor, action, deal_number, trick)
             shared_bytes = codec.event_field(shared) if shared is not None else None
@@ -348,7 +349,7 @@ class _Match:
                 self.deals.append(summary)
                 self.replay.write({"type": "deal", **asdict(summary)})
                 self._broadcast_deal(_deal_pb(summary))
-            for s, before, after in zip(self.seats, obs, new_obs):
+            for s, before, after in () if quiet else zip(self.seats, obs, new_obs):
                 if before is None or after is None or before is after or not s.playing:
                     continue
                 s.pending.extend(codec.event_field(events.after_events(before, after)))

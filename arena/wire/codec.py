@@ -270,7 +270,9 @@ def _update(msg: Any, last: Mapping[str, Any], obs: Mapping[str, Any]) -> None:
     layout = _layout(msg)
     for key, value in obs.items():
         old = last[key]
-        if value == old:
+        # Identity first: unchanged parts are often the very same objects
+        # (small ints, interned texts, views the engine shares).
+        if value is old or value == old:
             continue
         kind = layout[key]
         if kind == _SCALAR:
