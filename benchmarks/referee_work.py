@@ -1,0 +1,129 @@
+"""The referee's own work per decision, without gRPC or bot processes.
+
+    .venv/bin/python benchmarks/referee_work.py [--games G] [--instructions]
+
+The real match loop (`arena.referee.match`) plays whole standard games in
+this process against an in-memory transport: each decision request is
+parsed as a bot would, and answered at once with its first legal action.
+What is left is the referee's Python work on a decision's critical path:
+the reply check, applying the action, the next seat's observation and its
+encoding, the events, the request's bytes.
+
+Printed: CPU time per decision (median over the games; this machine's speed
+drifts, so compare figures taken in turn), and with `--instructions` the
+instructions per decision counted by valgrind (cachegrind): the same count
+on every run, so a change of a few percent shows even on a noisy machine.
+That count takes a minute or two (two runs under valgrind: with and without
+the measured game, whose difference is the game's own count).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from arena.referee import match as referee_match
+from arena.referee.seats import Inbound
+from arena.referee.spec import MatchSpec, TimeControl
+from arena.sandbox.botfile import load_bot
+from arena.wire.codec import pb
+
+ROOT = Path(__file__).resolve().parent.parent
+BOT = ROOT / "benchmarks" / "first_legal_aio_bot"
+SEED = 1
+
+
+def play_one(seed: int) -> tuple[float, int]:
+    """(CPU seconds, decisions) of one whole game through the match loop."""
+    bot = load_bot(BOT)
+    spec = MatchSpec(match_id=f"work-{seed}", bots=(bot, bot, bot), seed=seed,
+                     time_control=TimeControl(per_move=10.0, bank=60.0, increment=1.0, startup=60.0),
+                     sandbox="process")
+    match = referee_match._Match(spec, referee_match.build_rules(spec))
+    answers: dict[int, bytes] = {}
+    for seat in match.seats:
+        seat.alive = True
+        seat.writer = _NoWriter()
+
+        def post(data: bytes, index: int = seat.index) -> bool:
+            msg = pb.RefereeMessage.FromString(data)  # as a bot would
+            if msg.WhichOneof("body") == "decision":
+                d = msg.decision
+                answers[index] = pb.BotMessage(
+                    reply=pb.Reply(seq=d.seq, action=d.legal_actions[0])).SerializeToString()
+            return True
+
+        async def receive(_deadline: float, index: int = seat.index) -> Inbound:
+            return answers.pop(index)
+
+        # Instance attributes shadow the transport methods for this match only.
+        seat.post = post  # type: ignore[method-assign]
+        seat.receive = receive  # type: ignore[method-assign, assignment]
+    t0 = time.process_time()
+    asyncio.run(match._play())
+    return time.process_time() - t0, sum(s.decisions for s in match.seats)
+
+
+class _NoWriter:
+    async def write(self, message: bytes) -> None:
+        raise AssertionError("the in-memory transport never writes")
+
+
+def instructions(games: int) -> int:
+    """Instructions of a run of this script playing `games` games after a warm-up."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run(
+            ["valgrind", "--tool=cachegrind", "--cache-sim=no",
+             f"--cachegrind-out-file={os.path.join(tmp, 'cg.out')}",
+             sys.executable, __file__, "--count-run", str(games)],
+            capture_output=True, text=True, check=True,
+        ).stderr
+    found = re.search(r"I\s+refs:\s+([\d,]+)", out)
+    if found is None:
+        raise RuntimeError(f"no instruction count in valgrind's output:\n{out[-2000:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=5, help="games to time (seeds 1, 2, 1, 2, ...)")
+    parser.add_argument("--instructions", action="store_true", help="also count instructions (valgrind)")
+    args = parser.parse_args()
+    play_one(3)  # warm-up: imports, caches
+    per: list[float] = []
+    for i in range(args.games):
+        cpu, decisions = play_one(1 + i % 2)
+        per.append(cpu / decisions)
+    print(f"referee work: {statistics.median(per) * 1e6:.0f} us CPU per decision (median of "
+          f"{args.games} games; min {min(per) * 1e6:.0f}, max {max(per) * 1e6:.0f})")
+    if args.instructions:
+        if shutil.which("valgrind") is None:
+            print("instructions: valgrind is not installed (Debian package valgrind)")
+            return
+        _, decisions = play_one(SEED)
+        count = instructions(1) - instructions(0)
+        print(f"referee work: {count / decisions:,.0f} instructions per decision "
+              f"(seed {SEED}, {decisions} decisions, valgrind cachegrind)")
+
+
+def _count_run(games: int) -> None:
+    play_one(3)
+    for _ in range(games):
+        play_one(SEED)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--count-run":
+        _count_run(int(sys.argv[2]))
+    else:
+        main()
+
