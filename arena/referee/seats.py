@@ -104,9 +104,8 @@ class Seat:
     def deliver(self, item: Inbound) -> None:
         """Hand one inbound item to the match (waking `receive` if it waits)."""
         self.inbox.append(item)
-        waiter = self.waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
+        if self.waiter is not None:
+            _wake(self.waiter)
 
     async def receive(self, deadline: float) -> Inbound:
         """The next inbound item, oldest first; TimeoutError if there is none

@@ -166,7 +166,7 @@ def decision_message(seq: int, observation: bytes, legal: Sequence[Action], time
     out = [_varint(_REQ_SEQ << 3) + _varint(seq) if seq else b"", _delimited(_REQ_OBS, observation)]
     texts = []
     for action in legal:
-        parts = _PARTS.get(action) or _parts(action)
+        parts = _parts(action)
         out.append(parts[1])
         texts.append(parts[2])
     out += texts
