@@ -9,6 +9,11 @@ Printed (no assertions), all measured in this one run on this machine:
    decision request of the mean size the referee sends in part 2 (same
    game, same first-legal play, with the events a request carries), the
    client answers with as many bytes as a real reply. Mean round trip.
+   **Three-client echo**: the same, with three client processes answered in
+   turn, as the referee asks its three bots: what waking three processes in
+   turn costs by itself. Printed beside the goal's ratio to tell the
+   transport of a three-seat game from the referee's own work; the goal is
+   against the plain echo.
 2. **Referee per decision**: whole matches of three trivial bots (always the
    first legal action, raw generated stubs) under the real referee.
    Start-up and shutdown (process start, connect, kill) are taken out by
@@ -154,17 +159,30 @@ async def echo_client_aio(address: str, answer_size: int) -> None:
         call.cancel()
 
 
-async def echo_round_trips(rounds: int, ask: bytes, answer_size: int, style: str) -> list[float]:
-    """Mean-able list of round-trip seconds, server side, over `rounds` exchanges."""
+async def echo_round_trips(rounds: int, ask: bytes, answer_size: int, style: str,
+                           clients: int = 1) -> list[float]:
+    """Round-trip seconds, server side, over `rounds` exchanges.
+
+    With `clients` > 1, that many client processes connect and the server
+    plays ping-pong with them in turn (exchange i with client i % clients),
+    as the referee asks three bots in turn: the bare transport cost of a
+    three-seat game, where every request wakes a process that has slept
+    through the others' turns. The plain echo is `clients=1`."""
     times: list[float] = []
     done = asyncio.Event()
+    streams: list[grpc.aio.ServicerContext[bytes, bytes]] = []
 
     async def play(_request: object, context: grpc.aio.ServicerContext[bytes, bytes]) -> None:
         await context.read()  # hello
-        for _ in range(rounds):
+        streams.append(context)
+        if len(streams) < clients:  # the last stream to connect drives them all
+            await done.wait()
+            return
+        for i in range(rounds):
+            stream = streams[i % clients]
             t0 = time.perf_counter()
-            await context.write(ask)
-            reply = await context.read()
+            await stream.write(ask)
+            reply = await stream.read()
             times.append(time.perf_counter() - t0)
             if reply is grpc.aio.EOF:
                 break
@@ -179,18 +197,19 @@ async def echo_round_trips(rounds: int, ask: bytes, answer_size: int, style: str
         address = f"unix:{tmp}/echo.sock"
         server.add_insecure_port(address)
         await server.start()
-        client = await asyncio.create_subprocess_exec(
+        procs = [await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--echo-client", address, str(answer_size), style
-        )
+        ) for _ in range(clients)]
         try:
             await asyncio.wait_for(done.wait(), timeout=300)
         finally:
             await server.stop(grace=0.5)
-            try:
-                await asyncio.wait_for(client.wait(), timeout=10)
-            except TimeoutError:
-                client.kill()
-                await client.wait()
+            for client in procs:
+                try:
+                    await asyncio.wait_for(client.wait(), timeout=10)
+                except TimeoutError:
+                    client.kill()
+                    await client.wait()
     # The first exchanges warm up the connection and both interpreters.
     return times[min(50, len(times) // 10):]
 
@@ -260,16 +279,22 @@ def main() -> None:
           f"events: {mean:.0f} B), reply {len(answer)} B")
     for style in ("sync", "aio"):
         ratios: list[float] = []
+        ratios3: list[float] = []
         for r in range(args.rounds):
             rtts = asyncio.run(echo_round_trips(args.echo, ask, len(answer), style))
             echo = statistics.fmean(rtts)
+            echo3 = statistics.fmean(asyncio.run(echo_round_trips(args.echo, ask, len(answer), style, 3)))
             per, decisions = referee_per_decision(style, seed=1 + r)
             ratios.append(per / echo)
+            ratios3.append(per / echo3)
             print(f"  {style} round {r + 1}: echo {echo * 1e6:.0f} us (median "
-                  f"{statistics.median(rtts) * 1e6:.0f}, {len(rtts)} round trips), referee "
-                  f"{per * 1e6:.0f} us per decision ({decisions} decisions): {per / echo:.2f}x")
+                  f"{statistics.median(rtts) * 1e6:.0f}, {len(rtts)} round trips), three-client echo "
+                  f"{echo3 * 1e6:.0f} us, referee {per * 1e6:.0f} us per decision ({decisions} "
+                  f"decisions): {per / echo:.2f}x ({per / echo3:.2f}x the three-client echo)")
         print(f"ratio referee / echo, {style} clients: median {statistics.median(ratios):.2f}x "
               f"(min {min(ratios):.2f}x, max {max(ratios):.2f}x over {len(ratios)} rounds; goal <= 1.5x)")
+        print(f"  referee / three-client echo (transport of a three-seat game taken out): median "
+              f"{statistics.median(ratios3):.2f}x (min {min(ratios3):.2f}x, max {max(ratios3):.2f}x)")
 
     mpm, deals = matches_per_minute(args.matches)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

@@ -1,0 +1,35 @@
+"""benchmarks/referee.py's echo baselines really play ping-pong with client
+processes over a unix socket: one client, and three answered in turn."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "referee.py"
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("referee_bench", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("style", ["aio", "sync"])
+@pytest.mark.parametrize("clients", [1, 3])
+def test_echo_answers_every_exchange(style: str, clients: int) -> None:
+    bench = _script()
+    rounds = 120
+    times = asyncio.run(bench.echo_round_trips(rounds, b"request" * 80, 17, style, clients))
+    # The server starts only once `clients` streams said hello, and an exchange
+    # ends only when the stream asked answers: finishing means every client
+    # connected and answered its turns. The first tenth is warm-up, left out.
+    assert len(times) == rounds - rounds // 10
+    assert all(t > 0 for t in times)
