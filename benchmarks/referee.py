@@ -32,7 +32,8 @@ grpc.aio (`first_legal_aio_bot`, aio echo client; `arena.sdk` plays so).
 This machine's speed drifts by tens of percent within a minute, so echo and
 referee are measured in alternation, R rounds, and the ratio is reported per
 round (median, min, max), never from one echo figure set against one
-referee figure taken later.
+referee figure taken later. Within a round the echoes run both just before
+and just after the referee's matches, and their round trips are pooled.
 """
 
 from __future__ import annotations
@@ -265,10 +266,16 @@ def matches_per_minute(matches: int) -> tuple[float, float]:
     return matches * 60.0 / elapsed, deals / matches
 
 
+def echo_pair(rounds: int, ask: bytes, answer_size: int, style: str) -> tuple[list[float], list[float]]:
+    """Round trips of the plain echo and of the three-client echo, one after the other."""
+    return (asyncio.run(echo_round_trips(rounds, ask, answer_size, style)),
+            asyncio.run(echo_round_trips(rounds, ask, answer_size, style, 3)))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3, help="alternating echo/referee rounds per style")
-    parser.add_argument("--echo", type=int, default=1500, help="echo exchanges per round")
+    parser.add_argument("--echo", type=int, default=1500, help="echo exchanges before and again after each referee measurement")
     parser.add_argument("--matches", type=int, default=2, help="matches of random bots")
     args = parser.parse_args()
 
@@ -281,16 +288,20 @@ def main() -> None:
         ratios: list[float] = []
         ratios3: list[float] = []
         for r in range(args.rounds):
-            rtts = asyncio.run(echo_round_trips(args.echo, ask, len(answer), style))
-            echo = statistics.fmean(rtts)
-            echo3 = statistics.fmean(asyncio.run(echo_round_trips(args.echo, ask, len(answer), style, 3)))
+            # The echoes are measured just before and just after the referee's
+            # matches (a sandwich), so that a drift of the machine's speed
+            # during the round weighs on both sides of the ratio alike.
+            before = echo_pair(args.echo, ask, len(answer), style)
             per, decisions = referee_per_decision(style, seed=1 + r)
+            after = echo_pair(args.echo, ask, len(answer), style)
+            echo = statistics.fmean(before[0] + after[0])
+            echo3 = statistics.fmean(before[1] + after[1])
             ratios.append(per / echo)
             ratios3.append(per / echo3)
-            print(f"  {style} round {r + 1}: echo {echo * 1e6:.0f} us (median "
-                  f"{statistics.median(rtts) * 1e6:.0f}, {len(rtts)} round trips), three-client echo "
-                  f"{echo3 * 1e6:.0f} us, referee {per * 1e6:.0f} us per decision ({decisions} "
-                  f"decisions): {per / echo:.2f}x ({per / echo3:.2f}x the three-client echo)")
+            print(f"  {style} round {r + 1}: echo {echo * 1e6:.0f} us (before "
+                  f"{statistics.fmean(before[0]) * 1e6:.0f}, after {statistics.fmean(after[0]) * 1e6:.0f}), "
+                  f"three-client echo {echo3 * 1e6:.0f} us, referee {per * 1e6:.0f} us per decision "
+                  f"({decisions} decisions): {per / echo:.2f}x ({per / echo3:.2f}x the three-client echo)")
         print(f"ratio referee / echo, {style} clients: median {statistics.median(ratios):.2f}x "
               f"(min {min(ratios):.2f}x, max {max(ratios):.2f}x over {len(ratios)} rounds; goal <= 1.5x)")
         print(f"  referee / three-client echo (transport of a three-seat game taken out): median "
