@@ -4,28 +4,18 @@ processes over a unix socket: one client, and three answered in turn."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-from pathlib import Path
+from collections.abc import Callable
 from types import ModuleType
 
 import pytest
-
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "referee.py"
-
-
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("referee_bench", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("style", ["aio", "sync"])
 @pytest.mark.parametrize("clients", [1, 3])
-def test_echo_answers_every_exchange(style: str, clients: int) -> None:
-    bench = _script()
+def test_echo_answers_every_exchange(style: str, clients: int,
+                                     load_script: Callable[[str, str], ModuleType]) -> None:
+    bench = load_script("benchmarks/referee.py", "referee_bench")
     rounds = 120
     times = asyncio.run(bench.echo_round_trips(rounds, b"request" * 80, 17, style, clients))
     # The server starts only once `clients` streams said hello, and an exchange

@@ -8,7 +8,6 @@ the real referee with real bot processes.
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -27,13 +26,8 @@ Policy = Callable[[dict[str, Any], Sequence[str]], str]
 
 
 @pytest.fixture(scope="module")
-def greedy() -> ModuleType:
-    path = ROOT / "sample_bots" / "greedy" / "greedy_policy.py"
-    spec = importlib.util.spec_from_file_location("greedy_policy_strength", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def greedy(load_script: Callable[[str, str], ModuleType]) -> ModuleType:
+    return load_script("sample_bots/greedy/greedy_policy.py", "greedy_policy_strength")
 
 
 def play_game(rules: Rules, seed: int, greedy_seat: int, policy: Policy) -> tuple[float, bool]:

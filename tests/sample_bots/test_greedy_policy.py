@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 import pytest
 
-POLICY = Path(__file__).resolve().parents[2] / "sample_bots" / "greedy" / "greedy_policy.py"
-
 
 @pytest.fixture(scope="module")
-def policy() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("greedy_policy_under_test", POLICY)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def policy(load_script: Callable[[str, str], ModuleType]) -> ModuleType:
+    return load_script("sample_bots/greedy/greedy_policy.py", "greedy_policy_under_test")
 
 
 def obs(**fields: Any) -> dict[str, Any]:

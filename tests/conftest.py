@@ -1,0 +1,28 @@
+"""Fixtures shared by every test folder."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load(relative: str, name: str) -> ModuleType:
+    """Import a script that is not in a package (a benchmark, a sample bot's
+    policy) from its path under the repository, as module `name`."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / relative)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def load_script() -> Callable[[str, str], ModuleType]:
+    """`load_script("benchmarks/referee.py", "referee_bench")` -> the module."""
+    return _load
