@@ -4,6 +4,7 @@ conformance and golden suites live beside this file)."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from types import ModuleType
 
@@ -12,12 +13,14 @@ import pytest
 from arena.game import (
     Card,
     DealRecord,
+    GameState,
     IllegalActionError,
     Rules,
     RulesError,
     new_game,
     parse_action,
 )
+from arena.game import observation as obs_module
 from arena.game.rng import SplitMix64, derive
 from arena.game.scoring import round_score, round_twice
 
@@ -416,11 +419,7 @@ def test_as_mapping_is_a_read_only_view_equal_to_to_dict() -> None:
     assert obs.as_mapping()["phase"] == obs.phase
 
 
-def _states(preset: str, seed: int, limit: int = 300) -> list:  # type: ignore[type-arg]
-    import random
-
-    from arena.game import Rules, new_game
-
+def _states(preset: str, seed: int, limit: int = 300) -> list[GameState]:
     rng = random.Random(seed)
     g = new_game(Rules.preset(preset).replace(max_deals=3), seed=seed)
     out = [g]
@@ -435,15 +434,11 @@ def test_observations_do_not_depend_on_the_order_they_are_built_in(preset: str) 
     """Views of public parts (tricks, auction, seat states) are shared between
     observations built one after another: whatever the order they are asked
     for in, across two games at once, every observation is the same."""
-    import random
-
-    from arena.game import observation as obs_module
-
-    def unshared(st, seat: int) -> dict:  # type: ignore[no-untyped-def, type-arg]
+    def unshared(st: GameState, seat: int) -> dict[str, object]:
         # The reference: built with every remembered view forgotten first.
         for name in ("_last_tricks", "_last_auction", "_last_states"):
             setattr(obs_module, name, ((), []))
-        return st.observation(seat).to_dict()  # type: ignore[no-any-return]
+        return st.observation(seat).to_dict()
 
     a, b = _states(preset, 1), _states(preset, 2)
     n = a[0].rules.players
@@ -460,8 +455,6 @@ def test_observations_do_not_depend_on_the_order_they_are_built_in(preset: str) 
 
 
 def test_a_copy_of_an_observation_can_be_changed_without_changing_others() -> None:
-    from arena.game import Rules, new_game
-
     g = new_game(Rules.preset("standard"), seed=3)
     while not g.observation(0).tricks:
         g = g.apply(g.legal_actions()[0])
