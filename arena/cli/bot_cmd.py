@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -11,8 +12,9 @@ bot_app = typer.Typer(help="Bots: submit to a tournament, check.", no_args_is_he
 
 @bot_app.command("add")
 def add(
-    tournament_dir: Path = typer.Argument(..., help="tournament folder (with tournament.toml)"),
-    bot_path: Path = typer.Argument(..., help="bot folder (with bot.toml)"),
+    tournament_dir: Annotated[
+        Path, typer.Argument(help="tournament folder (with tournament.toml)")],
+    bot_path: Annotated[Path, typer.Argument(help="bot folder (with bot.toml)")],
 ) -> None:
     """Validate a bot, copy it into the tournament and record its version."""
     from arena.tournament.config import TournamentConfigError, load_config
@@ -30,14 +32,18 @@ def add(
 
 @bot_app.command("check")
 def check(
-    bot_path: Path = typer.Argument(..., help="bot folder (with bot.toml)"),
-    rules: str = typer.Option("standard", "--rules", help="rules preset (see `arena rules list`)"),
-    deals: int = typer.Option(3, "--deals", min=1, help="deals to play"),
-    seed: int = typer.Option(1, "--seed", help="deal seed"),
-    time_per_move: float = typer.Option(1.0, "--time-per-move", help="seconds per decision"),
-    bank: float = typer.Option(10.0, "--bank", help="time bank in seconds"),
-    startup: float = typer.Option(15.0, "--startup", help="seconds to connect and say hello"),
-    sandbox: str = typer.Option("auto", "--sandbox", help="auto | docker | bwrap | process"),
+    bot_path: Annotated[Path, typer.Argument(help="bot folder (with bot.toml)")],
+    rules: Annotated[
+        str, typer.Option("--rules", help="rules preset (see `arena rules list`)")] = "standard",
+    deals: Annotated[int, typer.Option("--deals", min=1, help="deals to play")] = 3,
+    seed: Annotated[int, typer.Option("--seed", help="deal seed")] = 1,
+    time_per_move: Annotated[
+        float, typer.Option("--time-per-move", help="seconds per decision")] = 1.0,
+    bank: Annotated[float, typer.Option("--bank", help="time bank in seconds")] = 10.0,
+    startup: Annotated[
+        float, typer.Option("--startup", help="seconds to connect and say hello")] = 15.0,
+    sandbox: Annotated[
+        str, typer.Option("--sandbox", help="auto | docker | bwrap | process")] = "auto",
 ) -> None:
     """Play a short match against two random bots and report, line by line,
     whether the bot starts, connects, answers in time, plays legally and
@@ -45,7 +51,8 @@ def check(
     from arena.cli.bot_check import CheckOptions, check_bot
 
     if sandbox not in ("auto", "docker", "bwrap", "process"):
-        typer.echo(f"error: --sandbox {sandbox!r}: expected auto, docker, bwrap or process", err=True)
+        typer.echo(f"error: --sandbox {sandbox!r}: expected auto, docker, bwrap or process",
+                   err=True)
         raise typer.Exit(2)
     typer.echo(f"checking {bot_path} ({deals} deals of {rules} against two random bots)")
     report = check_bot(bot_path, CheckOptions(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -27,7 +28,7 @@ def _table(folder: Path) -> object:
 
 
 @leaderboard_app.command("show")
-def show(folder: Path = typer.Argument(..., help="tournament folder")) -> None:
+def show(folder: Annotated[Path, typer.Argument(help="tournament folder")]) -> None:
     """Print the rating table as Markdown."""
     from arena.tournament.publish import to_markdown
 
@@ -36,9 +37,9 @@ def show(folder: Path = typer.Argument(..., help="tournament folder")) -> None:
 
 @leaderboard_app.command("publish")
 def publish(
-    folder: Path = typer.Argument(..., help="tournament folder"),
-    out: Path | None = typer.Option(
-        None, "--out", help="output folder (default: leaderboards/<tournament name>)"),
+    folder: Annotated[Path, typer.Argument(help="tournament folder")],
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="output folder (default: leaderboards/<tournament name>)")] = None,
 ) -> None:
     """Write leaderboard.md, .json, .csv and index.html."""
     from arena.tournament.publish import publish as write

@@ -6,6 +6,7 @@ import json
 import secrets
 from dataclasses import asdict
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -18,17 +19,24 @@ def _fail(message: str) -> typer.Exit:
 
 
 def play(
-    bots: list[Path] = typer.Argument(..., help="bot folders (with bot.toml), in seat order"),
-    rules: str = typer.Option("standard", "--rules", help="rules preset (see `arena rules list`)"),
-    option: list[str] = typer.Option([], "--option", help="rules option override NAME=VALUE (repeatable)"),
-    seed: int = typer.Option(-1, "--seed", help="deal seed (default: random, printed)"),
-    time_per_move: float = typer.Option(1.0, "--time-per-move", help="seconds per decision (plus the bank)"),
-    bank: float = typer.Option(10.0, "--bank", help="time bank in seconds"),
-    replay: Path = typer.Option(None, "--replay", help="write the replay (JSON Lines) here"),
-    sandbox: str = typer.Option("auto", "--sandbox", help="auto | docker | bwrap | process"),
-    transport: str = typer.Option("unix", "--transport", help="unix (socket file) | tcp (127.0.0.1)"),
-    logs: Path = typer.Option(None, "--logs", help="keep the bots' logs in this folder"),
-    as_json: bool = typer.Option(False, "--json", help="print the result as JSON"),
+    bots: Annotated[list[Path], typer.Argument(help="bot folders (with bot.toml), in seat order")],
+    rules: Annotated[
+        str, typer.Option("--rules", help="rules preset (see `arena rules list`)")] = "standard",
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", help="rules option override NAME=VALUE (repeatable)")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="deal seed (default: random, printed)")] = -1,
+    time_per_move: Annotated[float, typer.Option(
+        "--time-per-move", help="seconds per decision (plus the bank)")] = 1.0,
+    bank: Annotated[float, typer.Option("--bank", help="time bank in seconds")] = 10.0,
+    replay: Annotated[
+        Path | None, typer.Option("--replay", help="write the replay (JSON Lines) here")] = None,
+    sandbox: Annotated[
+        str, typer.Option("--sandbox", help="auto | docker | bwrap | process")] = "auto",
+    transport: Annotated[
+        str, typer.Option("--transport", help="unix (socket file) | tcp (127.0.0.1)")] = "unix",
+    logs: Annotated[
+        Path | None, typer.Option("--logs", help="keep the bots' logs in this folder")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
 ) -> None:
     """Run one match between bots and print the deal-by-deal summary and the result."""
     from arena.referee.match import MatchSetupError, build_rules, run_match
@@ -41,7 +49,7 @@ def play(
     if transport not in ("unix", "tcp"):
         raise _fail(f"--transport {transport!r}: expected unix or tcp")
     overrides: list[tuple[str, object]] = []
-    for item in option:
+    for item in option or ():
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
             raise _fail(f"--option {item!r}: expected NAME=VALUE")
@@ -59,7 +67,8 @@ def play(
     spec = MatchSpec(
         match_id=f"play-{seed}", bots=specs, seed=seed, rules_preset=rules,
         rules_options=tuple(overrides), time_control=TimeControl(per_move=time_per_move, bank=bank),
-        sandbox=sandbox, transport="tcp" if transport == "tcp" else "unix", replay_path=str(replay.resolve()) if replay else "",
+        sandbox=sandbox, transport="tcp" if transport == "tcp" else "unix",
+        replay_path=str(replay.resolve()) if replay else "",
         work_dir=str(logs.resolve()) if logs else "",
     )
     try:
@@ -76,8 +85,9 @@ def play(
 
 @replay_app.command("show")
 def show(
-    file: Path = typer.Argument(..., help="a replay file written by `arena play --replay`"),
-    seat: str = typer.Option("all", "--seat", help="a seat number, or 'all' to show every hand"),
+    file: Annotated[Path, typer.Argument(help="a replay file written by `arena play --replay`")],
+    seat: Annotated[str, typer.Option(
+        "--seat", help="a seat number, or 'all' to show every hand")] = "all",
 ) -> None:
     """Tell a recorded match deal by deal, from one seat's view or all."""
     from arena.referee.replay import ReplayError, read_replay

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from typing import Annotated
 
 import typer
 
-rules_app = typer.Typer(help="Rules presets and their options (RULES.md §2-§5).", no_args_is_help=True)
+rules_app = typer.Typer(help="Rules presets and their options (RULES.md §2-§5).",
+                        no_args_is_help=True)
 
 _ABOUT = {
     "standard": "the Estonian rules (001): must-beat, auto-declare, barrel lock 800, cap 990",
@@ -34,9 +36,10 @@ def list_presets() -> None:
 
 @rules_app.command("show")
 def show(
-    preset: str = typer.Argument(..., help="preset name (see `arena rules list`)"),
-    option: list[str] = typer.Option([], "--option", help="override NAME=VALUE (repeatable)"),
-    as_json: bool = typer.Option(False, "--json", help="print the options as JSON"),
+    preset: Annotated[str, typer.Argument(help="preset name (see `arena rules list`)")],
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", help="override NAME=VALUE (repeatable)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the options as JSON")] = False,
 ) -> None:
     """Every option value of PRESET (after overrides)."""
     from arena.game import Rules
@@ -44,7 +47,7 @@ def show(
     try:
         rules = Rules.preset(preset)
         overrides: dict[str, str] = {}
-        for item in option:
+        for item in option or ():
             name, sep, value = item.partition("=")
             if not sep:
                 raise _fail(f"--option {item!r}: expected NAME=VALUE")

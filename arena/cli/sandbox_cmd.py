@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 sandbox_app = typer.Typer(help="Sandbox: available levels, bot images, cleanup.",
@@ -28,7 +30,9 @@ def levels() -> None:
 
 
 @sandbox_app.command("build-images")
-def build_images(force: bool = typer.Option(False, help="rebuild even if up to date")) -> None:
+def build_images(
+    force: Annotated[bool, typer.Option(help="rebuild even if up to date")] = False,
+) -> None:
     """Build the Python and Node.js bot images from this machine's files (no network)."""
     from arena.sandbox import SandboxError
     from arena.sandbox.images import ImageBuildError, build_all

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -18,8 +19,10 @@ def _fail(message: str) -> typer.Exit:
 
 @tournament_app.command("new")
 def new(
-    folder: Path = typer.Argument(..., help="folder to create (must not hold a tournament.toml)"),
-    bot: list[str] = typer.Option([], "--bot", help="bot folder to list (repeatable)"),
+    folder: Annotated[
+        Path, typer.Argument(help="folder to create (must not hold a tournament.toml)")],
+    bot: Annotated[
+        list[str] | None, typer.Option("--bot", help="bot folder to list (repeatable)")] = None,
 ) -> None:
     """Write a commented example tournament.toml into FOLDER."""
     import os
@@ -30,7 +33,7 @@ def new(
     if target.exists():
         raise _fail(f"{target}: already exists; not overwritten")
     folder.mkdir(parents=True, exist_ok=True)
-    entries = [os.path.relpath(Path(b).resolve(), folder.resolve()) for b in bot]
+    entries = [os.path.relpath(Path(b).resolve(), folder.resolve()) for b in bot or ()]
     name = re.sub(r"[^A-Za-z0-9_.-]+", "-", folder.resolve().name).strip("-")[:64] or "tournament"
     target.write_text(example_config(name, entries), encoding="utf-8")
     typer.echo(f"wrote {target}; add bots to it (or `arena bot add {folder} BOT`), then "
@@ -39,15 +42,15 @@ def new(
 
 @tournament_app.command("run")
 def run(
-    folder: Path = typer.Argument(..., help="tournament folder (with tournament.toml)"),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress output"),
-    concurrency: int | None = typer.Option(
-        None, "--concurrency", "-j", min=1, help="matches at once (default: config, or cores)"),
-    dask: str | None = typer.Option(
-        None, "--dask", help="play on Dask: 'local' (LocalCluster) or tcp://host:port"),
-    cpu_slots: bool | None = typer.Option(
-        None, "--cpu-slots/--no-cpu-slots",
-        help="run each concurrent match on CPUs of its own (default: config, on)"),
+    folder: Annotated[Path, typer.Argument(help="tournament folder (with tournament.toml)")],
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress output")] = False,
+    concurrency: Annotated[int | None, typer.Option(
+        "--concurrency", "-j", min=1, help="matches at once (default: config, or cores)")] = None,
+    dask: Annotated[str | None, typer.Option(
+        "--dask", help="play on Dask: 'local' (LocalCluster) or tcp://host:port")] = None,
+    cpu_slots: Annotated[bool | None, typer.Option(
+        "--cpu-slots/--no-cpu-slots",
+        help="run each concurrent match on CPUs of its own (default: config, on)")] = None,
 ) -> None:
     """Play every match not yet played (resumes an interrupted run)."""
     from arena.tournament.config import TournamentConfigError, load_config
@@ -102,7 +105,7 @@ def run(
 
 
 @tournament_app.command("status")
-def status(folder: Path = typer.Argument(..., help="tournament folder")) -> None:
+def status(folder: Annotated[Path, typer.Argument(help="tournament folder")]) -> None:
     """Show how many matches are planned, running, finished, failed."""
     from arena.tournament.config import TournamentConfigError, load_config
     from arena.tournament.store import Store

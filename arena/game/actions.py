@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Literal, Union
+from typing import Literal
 
 from arena.game.cards import Card
 
@@ -155,7 +155,8 @@ class Take:
         return f"take {self.bank}"
 
 
-Action = Union[Bid, Pass, Redeal, Blind, Give, Discard, Contract, Concede, Play, Lottery, Guess, Pick, Take]
+Action = (Bid | Pass | Redeal | Blind | Give | Discard | Contract | Concede | Play | Lottery | Guess
+          | Pick | Take)
 
 # Fixed order of kinds; legal actions are sorted by (kind, then arguments).
 KINDS: tuple[str, ...] = (
@@ -289,9 +290,8 @@ def to_fields(action: Action) -> Fields:
     (`amount`, `card`, `cards`, `seat`, `declare`, `color`, `bank`)."""
     kind = _KIND_OF[type(action)]
     out: Fields = {"kind": kind}
-    if isinstance(action, (Bid, Contract)):
-        out["amount"] = action.amount
-    elif isinstance(action, Blind) and action.amount is not None:
+    if (isinstance(action, (Bid, Contract))
+            or (isinstance(action, Blind) and action.amount is not None)):
         out["amount"] = action.amount
     elif isinstance(action, Give):
         out["card"] = str(action.card)
@@ -316,9 +316,8 @@ def action_from_fields(fields: Fields) -> Action:
     kind = fields.get("kind")
     parts: list[str] = [str(kind)]
     try:
-        if kind in ("bid", "contract"):
-            parts.append(str(int(fields["amount"])))  # type: ignore[call-overload]
-        elif kind == "blind" and fields.get("amount") not in (None, 0):
+        if (kind in ("bid", "contract")
+                or (kind == "blind" and fields.get("amount") not in (None, 0))):
             parts.append(str(int(fields["amount"])))  # type: ignore[call-overload]
         elif kind == "give":
             parts += [str(fields["card"]), str(int(fields["seat"]))]  # type: ignore[call-overload]

@@ -7,7 +7,8 @@ equality is identity, hashing is cheap and a hand can be a tuple of cards.
 from __future__ import annotations
 
 import enum
-from typing import Iterable
+from collections.abc import Iterable
+from typing import ClassVar, final
 
 
 class Suit(enum.Enum):
@@ -87,6 +88,7 @@ SUITS: tuple[Suit, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 RANKS: tuple[Rank, ...] = (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.NINE)
 
 
+@final  # interned by (suit, rank): a subclass would get these same 24 objects back
 class Card:
     """One card. Construct with `Card(suit, rank)` or `Card.parse("QH")`.
 
@@ -94,8 +96,8 @@ class Card:
     is the fixed order used for hands and for legal actions.
     """
 
-    __slots__ = ("suit", "rank", "index", "points", "strength", "_text")
-    _interned: dict[tuple[Suit, Rank], Card] = {}
+    __slots__ = ("_text", "index", "points", "rank", "strength", "suit")
+    _interned: ClassVar[dict[tuple[Suit, Rank], Card]] = {}
 
     suit: Suit
     rank: Rank

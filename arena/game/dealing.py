@@ -93,7 +93,11 @@ def auto_condition(c: Core) -> bool:
         if cond == "four_nines_forced":
             if any(_count(c.hands[s], Rank.NINE) == 4 for s in c.active):
                 return True
-        elif talon and cond == "talon_under_6" and _points(talon) < 6 or talon and cond == "talon_two_nines" and _count(talon, Rank.NINE) >= 2 or talon and cond == "talon_three_jacks" and _count(talon, Rank.JACK) == 3:
+        elif talon and (
+            (cond == "talon_under_6" and _points(talon) < 6)
+            or (cond == "talon_two_nines" and _count(talon, Rank.NINE) >= 2)
+            or (cond == "talon_three_jacks" and _count(talon, Rank.JACK) == 3)
+        ):
             return True
     return False
 

@@ -149,7 +149,7 @@ def can_concede(c: Core) -> bool:
 def legal_contract(c: Core) -> tuple[Action, ...]:
     d = c.declarer
     assert d is not None and c.bid is not None
-    if _fixed_contract(c) or c.n == 2 and c.rules.two_player_form == "stock":
+    if _fixed_contract(c) or (c.n == 2 and c.rules.two_player_form == "stock"):
         out: tuple[Action, ...] = (contract_action(c.bid),)
     else:
         cap = max(c.bid, 120 + hand_marriage_value(c.hands[d]))

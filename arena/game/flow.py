@@ -238,7 +238,7 @@ def apply_redeal(c: Core, action: Action) -> None:
 def private_offer(c: Core) -> bool:
     """An offer made because of the holder's hidden hand is pending (a redeal
     offer, the Swedish four-9s abandonment, the Finnish lottery offer)."""
-    return c.phase == REDEAL or c.phase == LOTTERY and c.stage == "lottery_offer"
+    return c.phase == REDEAL or (c.phase == LOTTERY and c.stage == "lottery_offer")
 
 
 def without_offers(c: Core, seat: int) -> Core:

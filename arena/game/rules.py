@@ -7,6 +7,7 @@ options with `replace(**options)`, which validates every value. `to_dict()`
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, fields
 from dataclasses import replace as _dc_replace
@@ -209,10 +210,8 @@ def _validate(name: str, value: Any) -> Any:
     if name in _CHOICES:
         allowed = _CHOICES[name]
         if isinstance(allowed[0], int) and isinstance(value, str):
-            try:
+            with contextlib.suppress(ValueError):
                 value = int(value)
-            except ValueError:
-                pass
         if isinstance(value, bool) or value not in allowed:
             raise RulesError(
                 f"option {name!r}: bad value {value!r}; allowed: {', '.join(map(str, allowed))}"
@@ -220,10 +219,8 @@ def _validate(name: str, value: Any) -> Any:
         return value
     if name in _INTS:
         if isinstance(value, str):
-            try:
+            with contextlib.suppress(ValueError):
                 value = int(value)
-            except ValueError:
-                pass
         if isinstance(value, bool) or not isinstance(value, int) or value < _INTS[name]:
             raise RulesError(
                 f"option {name!r}: bad value {value!r}; allowed: a whole number >= {_INTS[name]}"

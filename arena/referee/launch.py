@@ -6,6 +6,7 @@ process levels), so tests and the referee share one place that starts bots.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import time
@@ -27,10 +28,8 @@ def start_bot(
 
 
 def _signal_group(pgid: int, sig: signal.Signals) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def group_alive(pgid: int) -> bool:

@@ -303,7 +303,7 @@ class _Match:
         obs = self._observe(game)
         # Events wait in seat.pending and ride with the seat's next message
         # (DecisionRequest.events, or inside a DealResult / MatchEnd).
-        for seat, o in zip(self.seats, obs):
+        for seat, o in zip(self.seats, obs, strict=True):
             if o is not None:
                 seat.pending.extend(codec.event_field(events.after_events({}, o)))
         n_deals = 0
@@ -337,8 +337,9 @@ class _Match:
             # Serialized once for every seat that sees the same events.
             shared = events.public_events(actor, action, deal_number, trick)
             shared_bytes = codec.event_field(shared) if shared is not None else None
-            for s, before, after in zip(self.seats, obs, new_obs):
-                if before is None or after is None or not s.playing or private and s.index != actor:
+            for s, before, after in zip(self.seats, obs, new_obs, strict=True):
+                if (before is None or after is None or not s.playing
+                        or (private and s.index != actor)):
                     continue
                 s.pending.extend(shared_bytes if shared_bytes is not None else codec.event_field(
                     events.seat_events(before, after, s.index, actor, action, trick)))
@@ -349,7 +350,7 @@ class _Match:
                 self.deals.append(summary)
                 self.replay.write({"type": "deal", **asdict(summary)})
                 self._broadcast_deal(_deal_pb(summary))
-            for s, before, after in () if quiet else zip(self.seats, obs, new_obs):
+            for s, before, after in () if quiet else zip(self.seats, obs, new_obs, strict=True):
                 if before is None or after is None or before is after or not s.playing:
                     continue
                 s.pending.extend(codec.event_field(events.after_events(before, after)))

@@ -40,7 +40,7 @@ class ReplayWriter:
         self._fh: IO[str] | None = None
         if path:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-            self._fh = open(path, "w", encoding="utf-8")
+            self._fh = open(path, "w", encoding="utf-8")  # noqa: SIM115 - open for the whole match
 
     @property
     def active(self) -> bool:
@@ -141,8 +141,8 @@ def replay_states(replay: Replay) -> Iterator[tuple[Any, dict[str, Any] | None]]
 def replay_game(replay: Replay) -> Any:
     """The final game state after re-playing every recorded action."""
     game = None
-    for game, _ in replay_states(replay):
-        pass
+    for state, _ in replay_states(replay):
+        game = state
     return game
 
 

@@ -72,7 +72,7 @@ class Seat:
     time_total: float = 0.0
     time_max: float = 0.0
     strikes: int = 0
-    faults: dict[str, int] = field(default_factory=lambda: {k: 0 for k in FAULT_KINDS})
+    faults: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FAULT_KINDS, 0))
     fault_log: list[str] = field(default_factory=list)
     forfeited: bool = False
     forfeit_reason: str = ""

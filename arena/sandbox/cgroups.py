@@ -11,6 +11,7 @@ Where it is not possible the levels fall back to rlimits and a watchdog.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import time
@@ -53,10 +54,8 @@ class Cgroup:
     def pids(self) -> set[int]:
         found: set[int] = set()
         for d in self.dirs:
-            try:
+            with contextlib.suppress(OSError, ValueError):
                 found.update(int(x) for x in (d / "cgroup.procs").read_text().split())
-            except (OSError, ValueError):
-                pass
         return found
 
     def kill_all(self) -> None:
@@ -65,10 +64,8 @@ class Cgroup:
             if not pids:
                 return
             for pid in pids:
-                try:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    pass
             time.sleep(0.01)
 
     def events(self) -> list[str]:
@@ -161,10 +158,8 @@ def _create_v2(name: str, limits: Limits, own: dict[str, str]) -> Cgroup | None:
             if (d / "memory.swap.max").exists():
                 (d / "memory.swap.max").write_text("0")
     except OSError:
-        try:
+        with contextlib.suppress(OSError):
             d.rmdir()
-        except OSError:
-            pass
         return None
     return Cgroup((d,), 2)
 

@@ -13,6 +13,7 @@ process is gone, i.e. whatever a crash left behind.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import os
@@ -215,10 +216,8 @@ class DockerHandle:
             pass
 
     def _kill(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # already stopped
             self.container.kill()
-        except Exception:  # noqa: BLE001, S110 - already stopped
-            pass
 
     def cleanup(self) -> None:
         self.stop()
@@ -226,10 +225,8 @@ class DockerHandle:
             if self._removed:
                 return
             self._removed = True
-        try:
+        with contextlib.suppress(Exception):  # already removed
             self.container.remove(force=True)
-        except Exception:  # noqa: BLE001, S110 - already removed
-            pass
 
 
 def _cpuset() -> str | None:
@@ -289,9 +286,7 @@ def launch_docker(bot: BotSpec, env: dict[str, str], socket_dir: str, log_path: 
         container.start()
     except docker.errors.DockerException as exc:
         if container is not None:
-            try:
+            with contextlib.suppress(docker.errors.DockerException):
                 container.remove(force=True)
-            except docker.errors.DockerException:
-                pass
         raise SandboxError(f"{bot.label}: docker could not start {image!r}: {exc}") from None
     return DockerHandle(container, output, log_path, limits)

@@ -14,6 +14,7 @@ idempotent: if the hash tag exists, only the stable tag is (re)pointed.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import os
@@ -153,7 +154,7 @@ def python_recipe() -> Recipe:
         if rel and (rel[0] in _STDLIB_SKIP or rel[0].startswith("config-") or
                     rel[0] == "lib-dynload"):
             return True
-        return p.name == "__pycache__" or p.suffix not in (".py", "") and p.is_file()
+        return p.name == "__pycache__" or (p.suffix not in (".py", "") and p.is_file())
 
     for p in _walk(stdlib, skip_std):
         r.add_zip_entry(zip_dest, p.relative_to(stdlib).as_posix(), p)
@@ -318,10 +319,8 @@ def build(recipe: Recipe, stable_tag: str, client: Any, force: bool = False) -> 
     client.images.get(full).tag(repo, tag or "latest")
     for old in client.images.list(name=recipe.repository):
         if full not in old.tags:  # an earlier build: the vfs driver makes each one costly
-            try:
+            with contextlib.suppress(docker.errors.APIError):  # still used by a container
                 client.images.remove(old.id)
-            except docker.errors.APIError:
-                pass  # still used by a container
     return full
 
 

@@ -14,6 +14,7 @@ machine, so the cgroup is the real defence.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -137,10 +138,8 @@ class ProcessHandle:
 
     # -- internals -----------------------------------------------------------
     def _signal_group(self, sig: int) -> None:
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self._popen.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
 
     def _kill_all(self) -> None:
         self._signal_group(signal.SIGKILL)
@@ -152,10 +151,8 @@ class ProcessHandle:
             if not pids:
                 return
             for pid in pids:
-                try:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    pass
 
     def _watch(self) -> None:
         while not self._done.wait(WATCHDOG_PERIOD):

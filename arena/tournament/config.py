@@ -229,7 +229,7 @@ def _parse_time(value: Any, fail: Any) -> TimeControl:
         v = table[key]
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             raise fail(f"time_control.{key}", f"must be a number of seconds, got {v!r}")
-        if key == "increment" and v < 0 or key != "increment" and not v > 0:
+        if (key == "increment" and v < 0) or (key != "increment" and not v > 0):
             raise fail(f"time_control.{key}", f"must be {'>= 0' if key == 'increment' else '> 0'}"
                        f" seconds, got {v!r}")
         if v > 3600:

@@ -177,7 +177,7 @@ def publish(table: Table, out: str | Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     texts = (to_markdown(table), to_json(table), to_csv(table), to_html(table))
     paths = []
-    for name, text in zip(FILES, texts):
+    for name, text in zip(FILES, texts, strict=True):
         path = folder / name
         path.write_text(text, encoding="utf-8")
         paths.append(path)

@@ -90,7 +90,7 @@ def _apply(env: trueskill.TrueSkill, current: dict[int, trueskill.Rating],
     groups = [(current[p],) for p in players]
     # trueskill ranks: lower is better, equal ranks are a draw (RULES.md §1 ties).
     rated = env.rate(groups, ranks=[place - 1 for place in places])
-    for p, (r,) in zip(players, rated):
+    for p, (r,) in zip(players, rated, strict=True):
         current[p] = r
 
 

@@ -119,7 +119,7 @@ def _hill_climb(
     goal = lam * n * (n - 1) // 6
     blocks: list[tuple[int, int, int]] = []
     degree = [0] * n
-    cover: dict[tuple[int, int], int] = {p: 0 for p in itertools.combinations(range(n), 2)}
+    cover: dict[tuple[int, int], int] = dict.fromkeys(itertools.combinations(range(n), 2), 0)
 
     def key(a: int, b: int) -> tuple[int, int]:
         return (a, b) if a < b else (b, a)

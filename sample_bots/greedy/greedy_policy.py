@@ -89,7 +89,7 @@ def estimate(hand: Sequence[str], with_talon: bool) -> int:
         by_suit[suit(c)].append(c)
     total = 0.0
     aces = 0
-    for s, cards in by_suit.items():
+    for cards in by_suit.values():
         cards.sort(key=strength, reverse=True)
         top = 0
         for i, c in enumerate(cards):

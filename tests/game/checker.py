@@ -154,7 +154,7 @@ class Checker:
         prev = list(pre.deals[-1].totals) if pre.deals else self.start_totals
         for i, rec in enumerate(post.deals[len(pre.deals):]):
             self.report.deals += 1
-            moved = [p + c for p, c in zip(prev, rec.changes)]
+            moved = [p + c for p, c in zip(prev, rec.changes, strict=True)]
             assert moved == list(rec.totals), (
                 f"totals {list(rec.totals)} != previous {prev} + changes {list(rec.changes)} "
                 f"({self.where(pre)})"

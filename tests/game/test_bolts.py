@@ -39,7 +39,8 @@ def test_every_third_bolt_costs_120() -> None:
                     continue
                 bolts[s] += 1
                 before = d.totals[s] - d.changes[s]
-                if max(before, d.totals[s]) >= 700 or d.notes and any("barrel" in n for n in d.notes):
+                if (max(before, d.totals[s]) >= 700
+                        or (d.notes and any("barrel" in n for n in d.notes))):
                     continue  # keep the sud barrel out of the arithmetic
                 want = round_five_nearest(d.deal_scores[s]) - (120 if bolts[s] % 3 == 0 else 0)
                 assert d.changes[s] == want, (seed, d, bolts)

@@ -11,6 +11,7 @@ from types import ModuleType
 import pytest
 
 from arena.game import (
+    Action,
     Card,
     DealRecord,
     GameState,
@@ -58,7 +59,7 @@ def test_presets_and_replace_validate() -> None:
     assert (r.target, r.samosval, r.threshold) == (500, True, 440)
     with pytest.raises(RulesError, match="unknown rules option 'nope'"):
         czech.replace(nope=1)
-    with pytest.raises(RulesError, match="'must_beat'.*'sideways'.*suit_and_trump"):
+    with pytest.raises(RulesError, match=r"'must_beat'.*'sideways'.*suit_and_trump"):
         czech.replace(must_beat="sideways")
     with pytest.raises(ValueError, match="known: standard, estonian"):
         Rules.preset("klondike")
@@ -393,7 +394,10 @@ def test_two_player_stock_form_draws_after_each_trick() -> None:
 
 def test_sud_sits_at_880_and_gains_nothing_as_opponent() -> None:
     g = new_game(Rules.preset("czech"), seed=1, dealer=2, totals=[870, 860, 0])
-    everyone_passes = (lambda g, legal: legal[-1] if g.phase in ("bidding", "redeal") else None)
+
+    def everyone_passes(g: GameState, legal: tuple[Action, ...]) -> Action | None:
+        return legal[-1] if g.phase in ("bidding", "redeal") else None
+
     g = _finish_deal(g, everyone_passes)
     # Seat 1 (860) gained 20 as an opponent: it reaches 880 and sits there.
     assert g.deals[-1].totals[1] == 880 and "barrel 1" in g.deals[-1].notes

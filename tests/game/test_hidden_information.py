@@ -111,17 +111,17 @@ def permutation(unknown: list[Card], rng: random.Random, by_suit: bool) -> dict[
             group = [c for c in unknown if c.suit.value == suit]
             shuffled = group[:]
             rng.shuffle(shuffled)
-            m.update(zip(group, shuffled))
+            m.update(zip(group, shuffled, strict=True))
         return m
     shuffled = unknown[:]
     rng.shuffle(shuffled)
-    return dict(zip(unknown, shuffled))
+    return dict(zip(unknown, shuffled, strict=True))
 
 
 def private_offer(g: Any) -> bool:
     """A redeal or lottery offer (made because of the hand) is pending."""
-    return g.phase == "redeal" or g.phase == "lottery" and any(
-        str(a) == "lottery" for a in g.legal_actions())
+    return g.phase == "redeal" or (g.phase == "lottery" and any(
+        str(a) == "lottery" for a in g.legal_actions()))
 
 
 def counterfactual(r: Any, seed: int, dealer: int, hands: list[list[Card]], talon: list[Card],
@@ -131,7 +131,7 @@ def counterfactual(r: Any, seed: int, dealer: int, hands: list[list[Card]], talo
     talon2 = [m.get(c, c) for c in talon]
     g = new_game(r, seed=seed, dealer=dealer, hands=[[str(c) for c in h] for h in hands2],
                  talon=[str(c) for c in talon2])
-    for a, (actor, phase), declined in zip(actions, actors, private):
+    for a, (actor, phase), declined in zip(actions, actors, private, strict=True):
         if declined and actor != viewer:
             continue  # another seat's declined offer: the viewer never saw it
         while (private_offer(g) and g.to_act != viewer

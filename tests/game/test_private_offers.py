@@ -68,8 +68,8 @@ def dump(g: Any, seat: int) -> str:
 
 
 def private_offer_to(g: Any, seat: int) -> bool:
-    return g.to_act == seat and (g.phase == "redeal" or g.phase == "lottery"
-                                 and "lottery" in [str(a) for a in g.legal_actions()])
+    return g.to_act == seat and (g.phase == "redeal" or (g.phase == "lottery"
+                                 and "lottery" in [str(a) for a in g.legal_actions()]))
 
 
 @pytest.mark.parametrize("case,viewer", sorted(SWAPS))

@@ -69,7 +69,7 @@ def no_lottery() -> Any:
 def test_finnish_lottery_outcomes(guesses: tuple[str, str], pick: str, bonus: list[int]) -> None:
     with_lottery = lottery(guesses, pick)
     without = no_lottery()
-    assert [a - b for a, b in zip(with_lottery.changes, without.changes)] == bonus
+    assert [a - b for a, b in zip(with_lottery.changes, without.changes, strict=True)] == bonus
 
 
 def test_no_lottery_with_three_players() -> None:

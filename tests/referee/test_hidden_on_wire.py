@@ -272,7 +272,8 @@ def permuted(deal: dict[str, Any], seat: int, rng: random.Random) -> dict[str, A
     hidden = [deal["hands"][s][i] for s, i in hidden_places] + list(deal["talon"])
     rng.shuffle(hidden)
     hands = [list(h) for h in deal["hands"]]
-    for (s, i), card in zip(hidden_places, hidden):
+    # `hidden` also holds the talon's cards: the places take the first of them.
+    for (s, i), card in zip(hidden_places, hidden, strict=False):
         hands[s][i] = card
     return {**deal, "hands": hands, "talon": hidden[len(hidden_places):]}
 
@@ -328,7 +329,7 @@ def test_permuting_hidden_cards_changes_no_byte_before_they_show(
         bots = tuple(recorder(work / f"bot{s}", outs[s], "passive") for s in range(3))
         result = run_match(MatchSpec(
             match_id="wire-permuted", bots=bots, seed=31, rules_preset=preset,
-            rules_options=tuple(options.items()) + (("max_deals", 1),), sandbox="process",
+            rules_options=(*options.items(), ("max_deals", 1)), sandbox="process",
             work_dir=str(work), time_control=TimeControl(per_move=5.0, bank=30.0),
         ))
         assert [s.status for s in result.seats] == ["ok"] * 3

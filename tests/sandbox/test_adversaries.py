@@ -245,7 +245,7 @@ def test_network_is_unreachable(tmp_path: Path, level: str, listener: Listener) 
 def test_other_files_and_processes_are_invisible(tmp_path: Path, level: str) -> None:
     p = play(tmp_path, level, "snoop")
     assert_others_unharmed(p)
-    reads = {k: v for k, v in re.findall(r"^ATTACK read ([^:]+): (.*)$", p.log, re.MULTILINE)}
+    reads = dict(re.findall(r"^ATTACK read ([^:]+): (.*)$", p.log, re.MULTILINE))
     assert set(reads) >= {"other bot", "other bot folder", "replay", "referee work dir",
                           "other seat log", "referee cmdline", "referee environ"}, p.log[-2000:]
     (visible,) = p.attacks("proc")

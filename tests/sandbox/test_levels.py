@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import marshal
 import sys
@@ -108,10 +109,8 @@ def test_cleanup_stale_removes_containers_of_dead_owners_only() -> None:
         assert alive.id in ids
     finally:
         for c in (dead, alive):
-            try:
+            with contextlib.suppress(Exception):  # already removed
                 c.remove(force=True)
-            except Exception:  # noqa: BLE001, S110 - already removed
-                pass
 
 
 @pytest.mark.slow

@@ -57,7 +57,7 @@ def test_bot_versions(tmp_path: Path) -> None:
 def test_not_a_store_is_a_clear_error(tmp_path: Path) -> None:
     bad = tmp_path / "bad.sqlite"
     bad.write_bytes(b"this is not sqlite" * 100)
-    with pytest.raises(StoreError, match="bad.sqlite: not a usable tournament store"):
+    with pytest.raises(StoreError, match=r"bad\.sqlite: not a usable tournament store"):
         Store(bad)
 
 
