@@ -23,6 +23,14 @@ Printed (no assertions), all measured in this one run on this machine:
    messages (deal results), the trivial bot's protobuf decoding (the echo
    client decodes nothing).
    The ratio to the echo round trip is the referee's overhead (goal <= 1.5x).
+   **The floor**: the same matches again with their game precomputed. The
+   real referee (server, tokens, bot processes, seats, match start and end)
+   posts, in the same order, the very messages it posted in part 2 (recorded
+   by the real match loop in this process, `benchmarks/referee_work.py`) and
+   waits for each decision's reply, with no rules engine, observation or
+   encoding on the critical path. What is left is the cost of the referee's
+   stream handling, the floor under any game work; the referee's figure
+   minus this one is what the game's Python work costs over gRPC.
 3. **Matches per minute**: whole games of three random sample bots, one
    after another, wall clock including bot start-up.
 
@@ -40,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import os
 import queue
 import statistics
@@ -48,6 +57,8 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 # The referee forks bot processes while gRPC threads run; gRPC then logs a
 # harmless line per fork at INFO level. Keep the figures readable.
@@ -57,6 +68,7 @@ import grpc
 
 from arena.game import Rules, new_game
 from arena.referee import events
+from arena.referee import match as referee_match
 from arena.referee.spec import MatchResult, MatchSpec, TimeControl
 from arena.sandbox.botfile import BotSpec, load_bot
 from arena.wire import codec
@@ -253,6 +265,71 @@ def referee_per_decision(style: str, seed: int) -> tuple[float, int]:
     return (full.duration - short.duration) / max(1, decisions), decisions
 
 
+# ---------------------------------------------------------------- the floor
+
+
+def _sibling(name: str) -> ModuleType:
+    """Another script of benchmarks/ (scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location(f"_bench_{name}", Path(__file__).with_name(f"{name}.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class ScriptedMatch(referee_match._Match):
+    """The real match whose game is precomputed: `_play` posts the recorded
+    messages in their order and waits for each decision request's reply;
+    everything else (server, tokens, bot processes, seats, match start and
+    end, the result) is the referee's own code."""
+
+    def __init__(self, spec: MatchSpec, script: list[tuple[int, bytes, bool]], final: Any) -> None:
+        super().__init__(spec, referee_match.build_rules(spec))
+        self.script = script
+        self.final = final
+
+    async def _play(self) -> Any:
+        limit = self.spec.time_control.per_move
+        for index, data, decision in self.script:
+            seat = self.seats[index]
+            t0 = time.monotonic()
+            if not seat.post(data):
+                raise RuntimeError(f"seat {index}: the stream is gone")
+            if decision:
+                item = await seat.receive(t0 + limit)
+                if not isinstance(item, bytes):
+                    raise RuntimeError(f"seat {index}: {item!r} instead of a reply")
+                seat.add_time(time.monotonic() - t0)
+        return self.final
+
+
+def recorded_game(spec: MatchSpec) -> tuple[list[tuple[int, bytes, bool]], Any]:
+    """Every message the referee posts during the game of `spec` (seat,
+    bytes, is a decision request), in order, and the final game state: the
+    real match loop in this process, an in-memory transport, first legal
+    actions (benchmarks/referee_work.py)."""
+    script: list[tuple[int, bytes, bool]] = []
+    final = asyncio.run(_sibling("referee_work").in_memory(spec, script)._play())
+    return script, final
+
+
+def scripted_match(spec: MatchSpec, script: list[tuple[int, bytes, bool]], final: Any) -> MatchResult:
+    """The match of `spec` over gRPC with the real bots, its game replaced by `script`."""
+    return asyncio.run(ScriptedMatch(spec, script, final).run())
+
+
+def floor_per_decision(style: str, seed: int) -> float:
+    """Seconds per decision of the scripted game against its 1-deal cut, as
+    `referee_per_decision` measures the real one."""
+    bot = load_bot(TRIVIAL_BOTS[style])
+    with tempfile.TemporaryDirectory() as work:
+        runs = [match_spec(bot, seed, options, tag, work)
+                for options, tag in (((), "floor-full"), ((("max_deals", 1),), "floor-short"))]
+        full, short = (scripted_match(spec, *recorded_game(spec)) for spec in runs)
+    decisions = sum(s.decisions for s in full.seats) - sum(s.decisions for s in short.seats)
+    return (full.duration - short.duration) / max(1, decisions)
+
+
 def matches_per_minute(matches: int) -> tuple[float, float]:
     """(matches per minute, mean deals per match) for three random bots."""
     bot = load_bot(RANDOM_BOT)
@@ -287,25 +364,33 @@ def main() -> None:
     for style in ("sync", "aio"):
         ratios: list[float] = []
         ratios3: list[float] = []
+        floors: list[float] = []
         for r in range(args.rounds):
             # The echoes are measured just before and just after the referee's
             # matches (a sandwich), so that a drift of the machine's speed
             # during the round weighs on both sides of the ratio alike.
             before = echo_pair(args.echo, ask, len(answer), style)
             per, decisions = referee_per_decision(style, seed=1 + r)
+            floor = floor_per_decision(style, seed=1 + r)
             after = echo_pair(args.echo, ask, len(answer), style)
             echo = statistics.fmean(before[0] + after[0])
             echo3 = statistics.fmean(before[1] + after[1])
             ratios.append(per / echo)
             ratios3.append(per / echo3)
+            floors.append(floor / echo)
             print(f"  {style} round {r + 1}: echo {echo * 1e6:.0f} us (before "
                   f"{statistics.fmean(before[0]) * 1e6:.0f}, after {statistics.fmean(after[0]) * 1e6:.0f}), "
                   f"three-client echo {echo3 * 1e6:.0f} us, referee {per * 1e6:.0f} us per decision "
-                  f"({decisions} decisions): {per / echo:.2f}x ({per / echo3:.2f}x the three-client echo)")
+                  f"({decisions} decisions): {per / echo:.2f}x ({per / echo3:.2f}x the three-client echo); "
+                  f"game precomputed {floor * 1e6:.0f} us: {floor / echo:.2f}x")
         print(f"ratio referee / echo, {style} clients: median {statistics.median(ratios):.2f}x "
               f"(min {min(ratios):.2f}x, max {max(ratios):.2f}x over {len(ratios)} rounds; goal <= 1.5x)")
         print(f"  referee / three-client echo (transport of a three-seat game taken out): median "
               f"{statistics.median(ratios3):.2f}x (min {min(ratios3):.2f}x, max {max(ratios3):.2f}x)")
+        print(f"  the floor, referee with its game precomputed / echo: median "
+              f"{statistics.median(floors):.2f}x (min {min(floors):.2f}x, max {max(floors):.2f}x); "
+              f"the game's work over gRPC: median "
+              f"{statistics.median(r - f for r, f in zip(ratios, floors, strict=True)):.2f}x")
 
     mpm, deals = matches_per_minute(args.matches)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

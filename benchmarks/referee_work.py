@@ -48,6 +48,21 @@ def play_one(seed: int) -> tuple[float, int]:
     spec = MatchSpec(match_id=f"work-{seed}", bots=(bot, bot, bot), seed=seed,
                      time_control=TimeControl(per_move=10.0, bank=60.0, increment=1.0, startup=60.0),
                      sandbox="process")
+    match = in_memory(spec)
+    t0 = time.process_time()
+    asyncio.run(match._play())
+    return time.process_time() - t0, sum(s.decisions for s in match.seats)
+
+
+Posted = tuple[int, bytes, bool]  # (seat, serialized RefereeMessage, is a decision request)
+
+
+def in_memory(spec: MatchSpec, record: list[Posted] | None = None) -> referee_match._Match:
+    """The real match for `spec`, its seats wired to an in-memory transport:
+    every message the match loop posts is parsed as a bot would parse it,
+    and a decision request is answered at once with its first legal action.
+    Run `asyncio.run(match._play())`. With `record`, every post is appended
+    to it, in order (benchmarks/referee.py replays them over gRPC)."""
     match = referee_match._Match(spec, referee_match.build_rules(spec))
     answers: dict[int, bytes] = {}
     for seat in match.seats:
@@ -56,10 +71,13 @@ def play_one(seed: int) -> tuple[float, int]:
 
         def post(data: bytes, index: int = seat.index) -> bool:
             msg = pb.RefereeMessage.FromString(data)  # as a bot would
-            if msg.WhichOneof("body") == "decision":
+            decision = msg.WhichOneof("body") == "decision"
+            if decision:
                 d = msg.decision
                 answers[index] = pb.BotMessage(
                     reply=pb.Reply(seq=d.seq, action=d.legal_actions[0])).SerializeToString()
+            if record is not None:
+                record.append((index, data, decision))
             return True
 
         async def receive(_deadline: float, index: int = seat.index) -> Inbound:
@@ -68,9 +86,7 @@ def play_one(seed: int) -> tuple[float, int]:
         # Instance attributes shadow the transport methods for this match only.
         seat.post = post  # type: ignore[method-assign]
         seat.receive = receive  # type: ignore[method-assign, assignment]
-    t0 = time.process_time()
-    asyncio.run(match._play())
-    return time.process_time() - t0, sum(s.decisions for s in match.seats)
+    return match
 
 
 class _NoWriter:
