@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import importlib.util
 import os
 import queue
@@ -268,6 +269,7 @@ def referee_per_decision(style: str, seed: int) -> tuple[float, int]:
 # ---------------------------------------------------------------- the floor
 
 
+@functools.cache  # loaded once, not again for every recorded game
 def _sibling(name: str) -> ModuleType:
     """Another script of benchmarks/ (scripts, not a package)."""
     spec = importlib.util.spec_from_file_location(f"_bench_{name}", Path(__file__).with_name(f"{name}.py"))

@@ -12,7 +12,8 @@ import pytest
 
 from arena.referee.spec import MatchSpec, TimeControl
 from arena.wire.codec import pb
-from tests.referee.test_hidden_on_wire import read_messages, recorder
+
+from .recording import read_messages, recorder
 
 
 @pytest.mark.slow

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import random
 import re
-import struct
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -36,40 +35,17 @@ from arena.game import Play, Rules, new_game, parse_action
 from arena.game.cards import DECK
 from arena.referee import MatchSpec, TimeControl, run_match
 from arena.referee.replay import read_replay
-from arena.sandbox.botfile import BotSpec, load_bot
 from arena.wire import codec
 from arena.wire.codec import pb
 
+from .recording import read_messages, recorder
+
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[2]
-RECORDER = ROOT / "tests" / "bots" / "recorder" / "bot.py"
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:[AKQJT9]|10)[CDHS](?![A-Za-z0-9])")
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def recorder(folder: Path, out: Path, mode: str) -> BotSpec:
-    """A bot folder whose command runs the recorder, writing to `out`."""
-    folder.mkdir(parents=True)
-    (folder / "bot.toml").write_text(
-        f'name = "recorder"\nversion = "1.0.0"\nlanguage = "python"\n'
-        f'run = ["python3", "{RECORDER}", "arena-fault-bot", "{out}", "{mode}"]\n'
-    )
-    return load_bot(folder)
-
-
-def read_messages(path: Path) -> list[bytes]:
-    data = path.read_bytes()
-    out: list[bytes] = []
-    i = 0
-    while i < len(data):
-        (n,) = struct.unpack(">I", data[i:i + 4])
-        out.append(data[i + 4:i + 4 + n])
-        i += 4 + n
-    assert i == len(data), f"{path}: truncated record"
-    return out
 
 
 def strings_of(msg: Message) -> Iterator[str]:
