@@ -141,8 +141,8 @@ def can_concede(c: Core) -> bool:
     if r.bomb == "finnish":
         if r.bomb_limit and c.bombs_used[d] >= r.bomb_limit:
             return False
-        # RULES.md §3: a Finnish player at or above the barrel may not bomb.
-        return not (r.barrel == "lock" and c.totals[d] >= r.threshold)
+        # RULES.md §3 Pommi: none while at or above 800 (a bomb rule, not a barrel one).
+        return c.totals[d] < r.bomb_ceiling
     return False
 
 

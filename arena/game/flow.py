@@ -132,6 +132,10 @@ def _step_horse(c: Core) -> str | None:
     c.blind_seat = d
     c.auction = ((d, "blind"),)
     c.declarer = d
+    # No auction, so no turn at which a Finnish-blind seat would look: the
+    # opponents hold their cards in view (RULES.md §6); the forced seat looks
+    # when it takes the talon.
+    c.looked = (True,) * c.n
     exchange.take_talon(c, d)
     return "wait"
 

@@ -173,6 +173,12 @@ class Rules:
         return 800 * self.target // 1000
 
     @property
+    def bomb_ceiling(self) -> int:
+        """Finnish bomb: none at or above 800 (RULES.md §3), whatever the barrel;
+        scaled by `target`/1000 like the default lock threshold (400 in the 500 game)."""
+        return 800 * self.target // 1000
+
+    @property
     def hand_size(self) -> int:
         return 7
 

@@ -5,7 +5,7 @@ horse; §4 sitting dealer, lottery)."""
 from __future__ import annotations
 
 from arena.game import flow
-from arena.game.core import GAME_OVER, Core
+from arena.game.core import GAME_OVER, Core, put
 from arena.game.records import DealRecord
 
 
@@ -50,10 +50,11 @@ def end_of_play(c: Core) -> None:
             cards = c.points_won[s] * (2 if czech else 1)
             changes[s] = round_score(cards + c.bonus[s], r.rounding)
     if n == 4 and r.dealer_talon_points:
-        # RULES.md §4 Finnish: the sitting dealer gains the talon's card points.
+        # RULES.md §4 Finnish: the sitting dealer gains the talon's card points,
+        # as they are: rounding (§2) is for opponents' deal scores only.
         talon_points = sum(x.points for x in c.dealt_talon)
         scores[c.dealer] = talon_points
-        changes[c.dealer] = round_score(talon_points, r.rounding)
+        changes[c.dealer] = talon_points
     bolted: tuple[int, ...] = ()
     if r.bolts:
         bolted = tuple(s for s in c.active if s != d and c.tricks_won[s] == 0)
@@ -100,11 +101,16 @@ def redeal_penalty(c: Core, penalty: int) -> None:
     settle(c, changes, [0] * c.n, False, ["redeal_penalty"], (), 1, next_deal=False)
 
 
+def _locked(c: Core, seat: int) -> bool:
+    """RULES.md §3 lock: the seat's total before the deal is at or above the threshold."""
+    return c.rules.barrel == "lock" and c.totals[seat] >= c.rules.threshold
+
+
 def _filter_gain(c: Core, seat: int, gain: int) -> int:
     """What a non-declarer keeps of a gain (RULES.md §3 barrels)."""
     r = c.rules
     total = c.totals[seat]
-    if r.barrel == "lock" and total >= r.threshold:
+    if _locked(c, seat):
         return 0
     if r.barrel == "sud" and c.barrel_seat == seat:
         return 0
@@ -121,7 +127,12 @@ def settle(
     n = c.n
     d = c.declarer
     old = c.totals
-    changes = [changes[s] + c.pre_changes[s] for s in range(n)]
+    pre = c.pre_changes
+    if d is not None and not made and pre[d] > 0 and _locked(c, d):
+        # RULES.md §3 lock: a locked seat gains only as a declarer that makes its
+        # contract, so a failed (or conceding) declarer keeps no lottery win.
+        pre = put(pre, d, 0)
+    changes = [changes[s] + pre[s] for s in range(n)]
     for s in range(n):
         if s != d and changes[s] > 0:
             changes[s] = _filter_gain(c, s, changes[s])

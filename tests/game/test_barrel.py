@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
-from .helpers import obs
+from arena.game import new_game
+
+from .helpers import deal_done, obs, play, play_first_legal, rules
 from .test_scoring import example_001
 
 # example_001: declarer 0 makes 120; opponents' deal scores 24 and 18.
@@ -32,6 +34,26 @@ def test_lock_threshold_is_400_in_the_500_game() -> None:
 def test_no_lock_in_lithuanian() -> None:
     d = example_001("lithuanian", totals=[0, 800, 0]).deals[0]
     assert list(d.changes) == [120, 20, 20]
+
+
+# 4 players, dealer 3: seat 0 (the opener) holds three 9s and a weak hand.
+LOTTERY_HANDS = ("9C 9D 9H AS TS KS QS", "AH TH KH QH KC QC JS", "AC TC JC AD TD KD QD", "")
+LOTTERY_TALON = "9S JH JD"
+
+
+@pytest.mark.parametrize("total,change", [(850, -100), (700, 0)])
+def test_lock_failed_declarer_keeps_no_lottery_win(total: int, change: int) -> None:
+    # RULES.md §3 lock: a locked seat gains only as a declarer that makes its
+    # contract. Seat 0 wins its own lottery (+100, nobody guessed red), then
+    # fails the opening 100: locked it just loses 100; unlocked the lottery
+    # still counts (RULES.md §4: -100 + 100).
+    r = rules("finnish", players=4, redeal="none")
+    g = new_game(r, seed=1, dealer=3, totals=[total, 0, 0, 0],
+                 hands=[h.split() for h in LOTTERY_HANDS], talon=LOTTERY_TALON.split())
+    g = play(g, "0: lottery", "1: guess black", "2: guess black", "0: pick 9H", "1: pass", "2: pass")
+    d = play_first_legal(g, deal_done(g)).deals[0]
+    assert d.declarer == 0 and d.contract == 100 and not d.made
+    assert "lottery" in d.notes and d.changes[0] == change
 
 
 def test_estonian_opponent_never_passes_990() -> None:

@@ -98,6 +98,22 @@ def test_golden_horse_three_compulsory_blind_deals() -> None:
     assert obs(g, 1)["forced_seat"] == 1  # the next seat in turn
 
 
+def test_golden_horse_with_finnish_blind_opponents_see_their_cards() -> None:
+    # A horse deal has no auction, so no turn at which a Finnish-blind seat
+    # would look: every seat holds its cards in view all deal (RULES.md §6).
+    g = deal("finnish", HANDS, TALON, dealer=2, golden_horse=True, blind="finnish")
+    assert obs(g, 0)["forced_seat"] == 0 and g.phase == "exchange"
+    steps = 0
+    while len(g.deals) < 3:
+        for s in range(3):
+            o = obs(g, s)
+            assert o["hand"] == [str(c) for c in g.hand(s)], (g.phase, s)
+            assert all(st["looked"] for st in o["seat_states"]), (g.phase, s)
+        g = g.apply(g.legal_actions()[0])
+        steps += 1
+    assert steps > 3 * 8
+
+
 def test_golden_horse_concede_costs_240_and_gives_120_each() -> None:
     g = deal("czech", HANDS, TALON, dealer=2, golden_horse=True)
     g = play(g, *deals.EXAMPLE_001_GIVES)

@@ -43,6 +43,24 @@ def test_finnish_no_bomb_at_or_above_800(total: int, offered: bool) -> None:
     assert ("concede" in texts(to_contract("finnish", totals=[total, 0, 0]))) == offered
 
 
+@pytest.mark.parametrize("barrel", ["lock", "none", "sud"])
+@pytest.mark.parametrize("target,total,offered", [
+    (1000, 790, True), (1000, 800, False), (500, 390, True), (500, 400, False),
+])
+def test_finnish_bomb_ceiling_does_not_depend_on_the_barrel(
+    barrel: str, target: int, total: int, offered: bool,
+) -> None:
+    # RULES.md §3 Pommi: "none while at or above 800" is a bomb rule, not a lock
+    # one; it scales with the target like the default barrel (400 in the 500 game).
+    g = to_contract("finnish", totals=[total, 0, 0], barrel=barrel, target=target)
+    assert ("concede" in texts(g)) == offered
+
+
+def test_finnish_bomb_ceiling_ignores_a_moved_barrel_threshold() -> None:
+    g = to_contract("finnish", totals=[850, 0, 0], barrel_threshold=900)
+    assert "concede" not in texts(g)
+
+
 def test_czech_concede_loses_the_bid_and_gives_half_to_each_opponent() -> None:
     g = play(to_contract("czech", totals=[300, 100, 50]), "0: concede")
     d = g.deals[0]

@@ -35,10 +35,21 @@ def test_four_players_the_dealer_sits_out(preset: str) -> None:
     d = g.deals[0]
     assert list(d.changes[:3]) == ([120, 20, 20] if preset == "finnish" else [120, 25, 20])
     # Finnish: the sitting dealer gains the talon's card points (QS 9D TC = 13),
-    # rounded like an opponent's score (13 -> 10)
+    # not rounded (rounding is for opponents' deal scores)
     assert d.deal_scores[3] == (13 if preset == "finnish" else 0)
-    assert d.changes[3] == (10 if preset == "finnish" else 0)
+    assert d.changes[3] == (13 if preset == "finnish" else 0)
     assert obs(g, 0)["dealer"] == 0 and obs(g, 0)["active_seats"] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("rounding", ["ten_half_down", "five_nearest"])
+def test_sitting_dealer_talon_points_are_not_rounded(rounding: str) -> None:
+    # RULES.md §4 "gains the card points of the talon"; §2 rounding applies to
+    # opponents' deal scores only: 13 stays 13 (not 10, nor 15).
+    g = four("finnish", HANDS, TALON, rounding=rounding)
+    g = play(g, "1: bid 110", "2: pass", "0: bid 120", "1: pass", *deals.EXAMPLE_001_GIVES,
+             "0: contract 120", *TRICKS)
+    d = g.deals[0]
+    assert d.deal_scores[3] == 13 and d.changes[3] == 13 and g.totals[3] == 13
 
 
 def lottery(guesses: tuple[str, str], pick: str) -> Any:
