@@ -26,6 +26,7 @@ and it is ranked last (all forfeits share the last place).
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import os
 import secrets
@@ -43,7 +44,7 @@ from arena.game.actions import Action, Bid, Pass, Play
 from arena.referee import events
 from arena.referee.launch import start_bot
 from arena.referee.replay import REPLAY_VERSION, ReplayWriter
-from arena.referee.seats import DISCONNECTED, Seat
+from arena.referee.seats import DISCONNECTED, Oversized, Seat
 from arena.referee.server import (
     INBOX_LIMIT,
     MESSAGE_LIMIT,
@@ -52,7 +53,7 @@ from arena.referee.server import (
     stop_server,
 )
 from arena.referee.spec import DealSummary, MatchResult, MatchSpec, SeatResult
-from arena.sandbox.api import SandboxError
+from arena.sandbox.api import SandboxError, SandboxUnavailable
 from arena.wire import codec
 from arena.wire.codec import pb
 
@@ -87,6 +88,15 @@ def run_match(spec: MatchSpec) -> MatchResult:
     return asyncio.run(play_match(spec))
 
 
+def bot_seed(seed: int, seat: int) -> int:
+    """The ARENA_SEED of `seat` in a match dealt from `seed`: reproducible,
+    different per seat, and one-way. A bot must not get the deal seed back
+    from it (it would re-deal every hand and talon), so it is a SHA-256 of
+    the seed, never a simple function of it."""
+    digest = hashlib.sha256(f"arena-bot-seed:{seed}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
 def default_action(legal: Sequence[Action]) -> Action:
     """What a faulty or forfeited seat plays: pass where legal (it takes on
     nothing), else the first legal action in the engine's sorted order."""
@@ -98,6 +108,9 @@ def default_action(legal: Sequence[Action]) -> Action:
 
 async def play_match(spec: MatchSpec) -> MatchResult:
     rules = build_rules(spec)
+    if spec.transport == "tcp" and spec.sandbox != "process":
+        # bwrap and docker bots have no network: none of them could connect.
+        raise MatchSetupError(f"transport tcp needs the process sandbox level, not {spec.sandbox!r}")
     match = _Match(spec, rules)
     return await match.run()
 
@@ -153,15 +166,18 @@ class _Match:
 
     async def _launch(self, address: str, socket_dir: str, log_dir: str) -> None:
         """Start every bot (in parallel: container starts are slow). A bot that
-        cannot be started has crashed: it forfeits, the others play on."""
+        cannot be started has crashed: it forfeits, the others play on. A
+        sandbox level this machine lacks is no bot's fault: MatchSetupError
+        (the bots already started are stopped by `run`)."""
         limits = self.spec.limits
+        unavailable: list[str] = []
 
         async def launch(seat: Seat) -> None:
             env = {
                 "ARENA_ADDRESS": address,
                 "ARENA_TOKEN": seat.token,
                 # Reproducible randomness for bots that want it (sample_bots/random).
-                "ARENA_SEED": str(self.spec.seed * 16 + seat.index),
+                "ARENA_SEED": str(bot_seed(self.spec.seed, seat.index)),
             }
             seat.log_path = os.path.join(log_dir, f"{self.spec.match_id}-seat{seat.index}-{seat.bot.name}.log")
             try:
@@ -170,13 +186,18 @@ class _Match:
                     self.spec.match_id,
                 )
                 seat.level = seat.handle.level
+            except SandboxUnavailable as exc:
+                unavailable.append(str(exc))
             except (SandboxError, OSError) as exc:
                 seat.level = "none"
                 seat.record_fault("crash", f"could not start: {exc}", self.policy)
             if log_dir == socket_dir:
                 seat.log_path = ""  # deleted with the temp folder
 
+        # Every launch finishes first, so that `run` stops all the bots started.
         await asyncio.gather(*(launch(seat) for seat in self.seats))
+        if unavailable:
+            raise MatchSetupError(f"sandbox: {unavailable[0]}")
 
     async def _await_connections(self) -> None:
         deadline = time.monotonic() + self.spec.time_control.startup
@@ -391,15 +412,15 @@ class _Match:
                 code = seat.handle.poll() if seat.handle is not None else None
                 why = f"exited with status {code}" if code is not None else "closed the stream"
                 return self._faulty(seat, legal, "crash", f"decision {seq}: {why}", elapsed)
+            if isinstance(item, Oversized):
+                return self._faulty(seat, legal, "malformed",
+                                    f"decision {seq}: message of {item.size} bytes (limit {MESSAGE_LIMIT})", elapsed)
             assert isinstance(item, bytes)
             if seat.stale > INBOX_LIMIT:
                 dropped, seat.stale = seat.stale, 0
                 return self._faulty(seat, legal, "malformed",
                                     f"decision {seq}: flooded the referee ({dropped} messages "
                                     "that answer nothing)", elapsed)
-            if len(item) > MESSAGE_LIMIT:
-                return self._faulty(seat, legal, "malformed",
-                                    f"decision {seq}: message of {len(item)} bytes (limit {MESSAGE_LIMIT})", elapsed)
             try:
                 msg = pb.BotMessage.FromString(item)
             except DecodeError:
@@ -439,6 +460,12 @@ class _Match:
 
     def _faulty(self, seat: Seat, legal: Sequence[Action], kind: str, line: str,
                 elapsed: float) -> tuple[Action, str | None, str, float]:
+        # A faulty answer still spent its time: overtime comes out of the bank
+        # as for a good one (no increment), or a bot could think on its bank
+        # for free and then send garbage.
+        overtime = elapsed - self.spec.time_control.per_move
+        if overtime > 0:
+            seat.bank = max(0.0, seat.bank - overtime)
         seat.decisions += 1
         seat.time_total += elapsed
         seat.time_max = max(seat.time_max, elapsed)
@@ -488,6 +515,9 @@ class _Match:
         )
         for r in self.service.refusals:
             self.replay.write({"type": "refused", "reason": r.reason})
+        more = self.service.refused_total - len(self.service.refusals)
+        if more > 0:
+            self.replay.write({"type": "refused", "reason": f"{more} more refused connections (not told)"})
         self.replay.write({
             "type": "result", "finish": [list(g) for g in finish], "totals": totals,
             "places": [s.place for s in seats], "statuses": [s.status for s in seats],

@@ -34,7 +34,17 @@ class _Disconnected:
 
 
 DISCONNECTED = _Disconnected()
-Inbound = bytes | _Disconnected
+
+
+@dataclass(frozen=True)
+class Oversized:
+    """A message over the size limit, dropped on arrival: only its size is kept,
+    so that a bot cannot park megabytes in the inbox (server.MESSAGE_LIMIT)."""
+
+    size: int
+
+
+Inbound = bytes | _Disconnected | Oversized
 # Seconds (beyond the per-move time) a write to a bot may wait for flow control.
 WRITE_TIMEOUT = 2.0
 
@@ -204,7 +214,12 @@ class Seat:
         return False
 
     def add_time(self, elapsed: float) -> None:
-        """Book one answered decision on the clock (Fischer bank) and the stats."""
+        """Book one answered decision on the clock (Fischer bank) and the stats.
+
+        The count of messages that answered nothing starts again: flooding is
+        many of them between two answers, not a few (a bot that sends each
+        reply twice) summed over a long match."""
+        self.stale = 0
         tc = self.time_control
         if elapsed > tc.per_move:
             self.bank = max(0.0, self.bank - (elapsed - tc.per_move))

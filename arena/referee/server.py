@@ -30,7 +30,7 @@ os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
 import grpc
 from google.protobuf.message import DecodeError
 
-from arena.referee.seats import DISCONNECTED, Seat
+from arena.referee.seats import DISCONNECTED, Oversized, Seat
 from arena.wire.gen.arena.v1 import arena_pb2 as pb
 
 log = logging.getLogger("arena.referee")
@@ -45,6 +45,17 @@ TRANSPORT_LIMIT = 1024 * 1024
 # queued messages are dropped so that no bot can grow the referee's memory.
 INBOX_LIMIT = 256
 SEND_LIMIT = 4 * 1024 * 1024
+# Seconds a new stream has to say Hello. An honest bot sends it at once; a
+# stream that stays silent would otherwise be held for the whole match.
+HELLO_TIMEOUT = 10.0
+# Streams at once that have not said Hello yet (a match has at most 4 seats),
+# and streams per HTTP/2 connection: a bot cannot open thousands of idle
+# streams to slow the referee down.
+UNCLAIMED_LIMIT = 16
+STREAMS_PER_CONNECTION = 8
+# Refusals told in full (log, replay); beyond that they are only counted, so
+# that a bot spamming bad tokens cannot flood the log or the replay.
+REFUSALS_KEPT = 20
 
 
 @dataclass
@@ -56,15 +67,28 @@ class Refusal:
 @dataclass
 class RefereeService:
     seats: Sequence[Seat]
-    refusals: list[Refusal] = field(default_factory=list)
+    refusals: list[Refusal] = field(default_factory=list)  # the first REFUSALS_KEPT
+    refused_total: int = 0
+    unclaimed: int = 0  # streams open that have not said Hello yet
     # Called with a seat index when a Hello arrives after the match gave up on it.
     accepting: Callable[[Seat], str] = lambda seat: ""
 
     async def play(self, _request: Any, context: grpc.aio.ServicerContext[bytes, bytes]) -> None:
+        if self.unclaimed >= UNCLAIMED_LIMIT:
+            await self._refuse(context, f"too many connections waiting to say Hello (limit {UNCLAIMED_LIMIT})")
+            return
+        self.unclaimed += 1
         try:
-            first = await context.read()
+            # Cancelling this read is safe: the stream belongs to no seat yet,
+            # and a stream that says nothing in time is closed anyway.
+            first = await asyncio.wait_for(context.read(), HELLO_TIMEOUT)
+        except TimeoutError:
+            await self._refuse(context, f"no Hello within {HELLO_TIMEOUT:g}s")
+            return
         except Exception:  # noqa: BLE001 - a broken stream before Hello: nothing to do
             return
+        finally:
+            self.unclaimed -= 1
         if not isinstance(first, bytes):  # grpc.aio.EOF: closed before saying anything
             return
         seat, reason = self._claim(first)
@@ -82,7 +106,7 @@ class RefereeService:
                 if len(seat.inbox) >= INBOX_LIMIT:
                     seat.stale += 1
                     continue
-                seat.deliver(data)
+                seat.deliver(data if len(data) <= MESSAGE_LIMIT else Oversized(len(data)))
             # The bot closed its side: it will send nothing more.
             seat.alive = False
             seat.deliver(DISCONNECTED)
@@ -114,8 +138,12 @@ class RefereeService:
         return None, "unknown token"
 
     async def _refuse(self, context: grpc.aio.ServicerContext[bytes, bytes], reason: str) -> None:
-        log.warning("refused a connection: %s", reason)
-        self.refusals.append(Refusal(reason, None))
+        self.refused_total += 1
+        if self.refused_total <= REFUSALS_KEPT:
+            log.warning("refused a connection: %s", reason)
+            self.refusals.append(Refusal(reason, None))
+            if self.refused_total == REFUSALS_KEPT:
+                log.warning("further refused connections are only counted")
         try:
             await context.write(pb.RefereeMessage(refused=reason).SerializeToString())
         except Exception as exc:  # noqa: BLE001 - the refused peer may already be gone
@@ -133,6 +161,7 @@ async def start_server(
         ("grpc.max_receive_message_length", TRANSPORT_LIMIT),
         ("grpc.max_send_message_length", SEND_LIMIT),
         ("grpc.so_reuseport", 0),
+        ("grpc.max_concurrent_streams", STREAMS_PER_CONNECTION),
     ])
     handler = grpc.method_handlers_generic_handler(SERVICE, {
         "Play": grpc.stream_stream_rpc_method_handler(service.play),  # raw bytes both ways

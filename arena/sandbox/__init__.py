@@ -3,8 +3,8 @@
     from arena.sandbox import launch, available_levels, resolve_level, Limits
 """
 
-from arena.sandbox.api import LEVELS, BotHandle, Limits, SandboxError
+from arena.sandbox.api import LEVELS, BotHandle, Limits, SandboxError, SandboxUnavailable
 from arena.sandbox.levels import available_levels, launch, resolve_level
 
-__all__ = ["LEVELS", "BotHandle", "Limits", "SandboxError", "available_levels", "launch",
+__all__ = ["LEVELS", "BotHandle", "Limits", "SandboxError", "SandboxUnavailable", "available_levels", "launch",
            "resolve_level"]

@@ -28,6 +28,8 @@ the bots' sandboxes (logs and the replay belong elsewhere).
 
 A bot that cannot be started at all (command not found, image missing)
 raises SandboxError: the referee should record that as the seat's crash.
+A level this machine cannot run at all raises SandboxUnavailable: then the
+match cannot be played (nobody's fault, nothing to record).
 """
 
 from __future__ import annotations
@@ -40,6 +42,13 @@ LEVELS: tuple[str, ...] = ("docker", "bwrap", "process")  # strongest first
 
 class SandboxError(RuntimeError):
     """A bot could not be started at the requested level; says why."""
+
+
+class SandboxUnavailable(SandboxError):
+    """The requested level cannot run here at all (not installed, no engine).
+
+    Not the bot's fault: a match that meets it cannot be played, rather than
+    a match whose bots all crashed (which would be stored as a result)."""
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ import uuid
 from pathlib import Path
 
 import arena
-from arena.sandbox.api import Limits, SandboxError
+from arena.sandbox.api import Limits, SandboxError, SandboxUnavailable
 from arena.sandbox.botfile import BotSpec
 from arena.sandbox.process import ProcessHandle, base_env, spawn
 from arena.sandbox.sockets import open_socket_to
@@ -40,9 +40,17 @@ _ETC_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime", "/etc/nss
               "/etc/alternatives", "/etc/ssl/openssl.cnf")
 
 
+UIDS_PER_PROCESS = 64  # a referee process runs one match (at most 4 bots) at a time
+
+
 def next_uid() -> int:
-    """A uid no other running bot of this arena process uses (fresh per launch)."""
-    return UID_BASE + (os.getpid() % 1000) * 1000 + next(_uids) % 1000
+    """A uid no other running bot uses, in this arena process or another one.
+
+    The whole pid goes into it (not pid % N): two referee processes always
+    differ, so bots of concurrent matches never share a uid, and with it
+    their RLIMIT_NPROC. pid_max is at most 2**22, which keeps the uid below
+    2**31."""
+    return UID_BASE + os.getpid() * UIDS_PER_PROCESS + next(_uids) % UIDS_PER_PROCESS
 
 
 def python_paths() -> list[str]:
@@ -62,7 +70,7 @@ def bwrap_argv(inner: list[str], *, bot_dir: str, socket_dir: str, limits: Limit
     """The full bwrap command line that runs `inner` confined."""
     bwrap = shutil.which("bwrap")
     if bwrap is None:
-        raise SandboxError("bwrap level: the bwrap binary is not installed (Debian: bubblewrap)")
+        raise SandboxUnavailable("bwrap level: the bwrap binary is not installed (Debian: bubblewrap)")
     argv = [bwrap, "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
             "--unshare-cgroup-try", "--die-with-parent", "--new-session",
             "--hostname", "bot"]

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from arena.sandbox.api import Limits, SandboxError
+from arena.sandbox.api import Limits, SandboxError, SandboxUnavailable
 from arena.sandbox.botfile import BotSpec
 from arena.sandbox.logcap import CappedLog
 from arena.sandbox.sockets import open_socket_to
@@ -41,7 +41,7 @@ def client() -> Any:
     try:
         return docker.from_env(timeout=60)
     except docker.errors.DockerException as exc:
-        raise SandboxError(f"docker level: no Docker engine reachable: {exc}") from None
+        raise SandboxUnavailable(f"docker level: no Docker engine reachable: {exc}") from None
 
 
 @functools.cache

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 
-from arena.sandbox.api import LEVELS, BotHandle, Limits, SandboxError
+from arena.sandbox.api import LEVELS, BotHandle, Limits, SandboxError, SandboxUnavailable
 from arena.sandbox.botfile import BotSpec
 
 DEFAULT_LIMITS = Limits()
@@ -40,7 +40,7 @@ def resolve_level(requested: str, bot: BotSpec | None = None) -> str:
             raise SandboxError(
                 f"unknown sandbox level {requested!r} (choose auto, {', '.join(LEVELS)})")
         if requested not in available_levels():
-            raise SandboxError(f"sandbox level {requested!r} is not available on this machine "
+            raise SandboxUnavailable(f"sandbox level {requested!r} is not available on this machine "
                                f"(available: {', '.join(available_levels())})")
         return requested
     for level in available_levels():

@@ -78,7 +78,7 @@ def _processes_of_match(address: str) -> Iterator[int]:
 
 def play(
     name: str, random_bot: BotSpec, tmp_path: Path, *, policy: FaultPolicy | None = None,
-    startup: float = 15.0,
+    startup: float = 15.0, deals: int = 2,
 ) -> Outcome:
     offender = load_bot(BOTS / name)
     replay_path = tmp_path / "match.jsonl"
@@ -86,7 +86,7 @@ def play(
         match_id=f"fault-{name}", bots=(random_bot, offender, random_bot), seed=5,
         # Two deals are plenty to reach every bot's misbehaviour (decision 1-4).
         # Limits are generous: a loaded machine must not make the random bots late.
-        rules_options=(("max_deals", 2),),
+        rules_options=(("max_deals", deals),),
         time_control=TimeControl(per_move=2.0, bank=2.0, increment=0.0, startup=startup),
         fault_policy=policy or FaultPolicy(),
         sandbox="process", work_dir=str(tmp_path), replay_path=str(replay_path),
@@ -149,6 +149,29 @@ def test_one_late_reply_is_a_timeout_and_the_late_answer_is_dropped(
     mine = [r for r in out.replay if r["type"] == "action" and r["seat"] == OFFENDER]
     assert [r["fault"] for r in mine].count("timeout") == 1
     assert [r for r in mine if r["fault"] not in (None, "timeout")] == []
+
+
+def test_time_spent_on_a_faulty_answer_comes_out_of_the_bank(
+    random_bot: BotSpec, tmp_path: Path
+) -> None:
+    """Overtime counts whatever the answer: a bot cannot think on its bank for
+    free and then send an illegal action (per move 2 s, bank 2 s, no increment)."""
+    out = play("slow_illegal", random_bot, tmp_path)
+    _only(out.faults(), illegal=1)
+    (bank,) = (float(b) for b in re.findall(r"faultbot: bank left ([\d.]+)", out.log))
+    assert bank <= 1.0, out.log  # 3 s of thinking: at least 1 s over the per-move time
+
+
+def test_a_reply_sent_twice_every_time_is_not_flooding(random_bot: BotSpec, tmp_path: Path) -> None:
+    """Each copy answers nothing; what counts as flooding is many such
+    messages between two answers, not a few over a long match (more
+    decisions here than server.INBOX_LIMIT)."""
+    from arena.referee.server import INBOX_LIMIT
+
+    out = play("double_reply", random_bot, tmp_path, deals=40)
+    assert out.offender.decisions > INBOX_LIMIT + 10
+    assert out.offender.status == "ok"
+    _only(out.faults())
 
 
 def test_sleeping_past_the_limit_every_time_forfeits(random_bot: BotSpec, tmp_path: Path) -> None:

@@ -145,6 +145,55 @@ def test_a_spec_that_cannot_be_played_is_refused_up_front(random_bot: BotSpec) -
         run_match(MatchSpec(match_id="x", bots=(random_bot,) * 2, seed=1))
     with pytest.raises(MatchSetupError, match="unknown rules preset"):
         run_match(MatchSpec(match_id="x", bots=(random_bot,) * 3, seed=1, rules_preset="nope"))
+    # bwrap and docker bots have no network: over TCP none could connect.
+    with pytest.raises(MatchSetupError, match="transport tcp needs the process sandbox level"):
+        run_match(MatchSpec(match_id="x", bots=(random_bot,) * 3, seed=1, transport="tcp",
+                            sandbox="bwrap"))
+
+
+def test_a_sandbox_level_this_machine_lacks_fails_the_match_not_the_bots(
+    random_bot: BotSpec, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not the bots' fault: no result with three crashed bots (a tournament
+    would store it), but a match that could not be played."""
+    from arena.referee import MatchSetupError
+    from arena.sandbox import levels
+
+    monkeypatch.setattr(levels, "available_levels", lambda: ("process",))
+    with pytest.raises(MatchSetupError, match="sandbox level 'bwrap' is not available"):
+        run_match(MatchSpec(match_id="x", bots=(random_bot,) * 3, seed=1, sandbox="bwrap"))
+
+
+def test_arena_seed_does_not_give_the_deal_seed_away(random_bot: BotSpec, tmp_path: Path) -> None:
+    """With the deal seed a bot could deal every hand and the talon itself.
+    Its ARENA_SEED is reproducible and different per seat, and the seed is
+    not in its environment, nor is it a simple function of ARENA_SEED."""
+    from arena.referee.match import bot_seed
+    from arena.sandbox.botfile import load_bot
+
+    folder = tmp_path / "envbot"
+    folder.mkdir()
+    random_script = Path(random_bot.path) / "bot.py"
+    (folder / "bot.toml").write_text(
+        'name = "envbot"\nversion = "1"\nlanguage = "python"\n'
+        f'run = ["sh", "-c", "env > env-$ARENA_TOKEN.txt; exec python3 {random_script}"]\n')
+    envbot = load_bot(folder)
+    seed = 7_318_273_645_112_901  # long: no other number holds it by chance
+    spec = _spec((envbot,) * 3, tmp_path, seed=seed)
+    spec = MatchSpec(**{**spec.__dict__, "rules_options": (("max_deals", 1),)})
+    result = run_match(spec)
+    assert [s.status for s in result.seats] == ["ok", "ok", "ok"]
+    envs = [dict(line.split("=", 1) for line in p.read_text().splitlines() if "=" in line)
+            for p in sorted(folder.glob("env-*.txt"))]
+    assert len(envs) == 3
+    given = sorted(int(env["ARENA_SEED"]) for env in envs)
+    assert given == sorted(bot_seed(seed, seat) for seat in range(3))
+    assert len(set(given)) == 3
+    for env in envs:
+        assert not any(str(seed) in value for value in env.values())
+    for value in given:  # the old scheme was seed * 16 + seat
+        assert all(value // k != seed and value - k != seed for k in (1, 2, 3, 4, 16))
+    assert bot_seed(seed, 0) == bot_seed(seed, 0) != bot_seed(seed + 1, 0)
 
 
 @pytest.mark.parametrize("level", ["process", "bwrap"])

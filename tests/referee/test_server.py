@@ -9,7 +9,8 @@ from pathlib import Path
 import grpc
 import pytest
 
-from arena.referee.seats import Seat
+from arena.referee import server as server_module
+from arena.referee.seats import Oversized, Seat
 from arena.referee.server import RefereeService, start_server, stop_server
 from arena.referee.spec import TimeControl
 from arena.sandbox.botfile import BotSpec
@@ -72,6 +73,108 @@ def test_tokens_are_single_use_and_strangers_are_refused(transport: str) -> None
                 assert [r.reason for r in service.refusals] == [
                     "unknown token", "seat 1 is already connected (token used before)"]
                 call1.cancel()
+            finally:
+                for channel in CHANNELS:
+                    await channel.close()
+                CHANNELS.clear()
+                await stop_server(server, seats)
+
+    asyncio.run(scenario())
+
+
+async def _open_silent(address: str) -> tuple[grpc.aio.StreamStreamCall, asyncio.Task[object]]:
+    """A stream that never says Hello, its first read pending in a task."""
+    channel = grpc.aio.insecure_channel(address)
+    CHANNELS.append(channel)
+    call = channel.stream_stream(
+        "/arena.v1.Referee/Play", request_serializer=pb.BotMessage.SerializeToString,
+        response_deserializer=pb.RefereeMessage.FromString,
+    )()
+    return call, asyncio.ensure_future(call.read())
+
+
+def test_silent_streams_are_closed_in_time_and_capped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stream that never says Hello cannot be held for the match, nor can
+    many of them pile up; an honest bot still gets its seat."""
+    monkeypatch.setattr(server_module, "HELLO_TIMEOUT", 0.5)
+    monkeypatch.setattr(server_module, "UNCLAIMED_LIMIT", 2)
+
+    async def scenario() -> None:
+        seats = [Seat(i, BOT, f"token-{i}", TimeControl()) for i in range(3)]
+        service = RefereeService(seats)
+        with tempfile.TemporaryDirectory() as tmp:
+            server, address = await start_server(service, "unix", tmp)
+            try:
+                silent = [await _open_silent(address) for _ in range(2)]
+                # The server must have taken both before the third arrives.
+                for _ in range(100):
+                    if service.unclaimed == 2:
+                        break
+                    await asyncio.sleep(0.01)
+                assert service.unclaimed == 2
+                _, third = await _open_silent(address)
+                first_answer = await asyncio.wait_for(third, 2)
+                assert "too many connections waiting" in first_answer.refused  # type: ignore[attr-defined]
+                for _, reader in silent:
+                    answer = await asyncio.wait_for(reader, 3)
+                    assert "no Hello within 0.5s" in answer.refused  # type: ignore[attr-defined]
+                assert service.unclaimed == 0
+                _, _, answer = await _hello(address, "token-0")
+                assert answer is None and seats[0].claimed
+                assert service.refused_total == 3
+            finally:
+                for channel in CHANNELS:
+                    await channel.close()
+                CHANNELS.clear()
+                await stop_server(server, seats)
+
+    asyncio.run(scenario())
+
+
+def test_refusal_spam_is_counted_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(server_module, "REFUSALS_KEPT", 3)
+
+    async def scenario() -> None:
+        seats = [Seat(i, BOT, f"token-{i}", TimeControl()) for i in range(3)]
+        service = RefereeService(seats)
+        with tempfile.TemporaryDirectory() as tmp:
+            server, address = await start_server(service, "unix", tmp)
+            try:
+                for i in range(7):
+                    _, _, wrong = await _hello(address, f"guess-{i}")
+                    assert wrong is not None and "unknown token" in wrong.refused
+                assert service.refused_total == 7
+                assert [r.reason for r in service.refusals] == ["unknown token"] * 3
+                assert not any(s.claimed for s in seats)
+            finally:
+                for channel in CHANNELS:
+                    await channel.close()
+                CHANNELS.clear()
+                await stop_server(server, seats)
+
+    asyncio.run(scenario())
+
+
+def test_oversized_messages_are_dropped_on_arrival() -> None:
+    """Only the size of a message over the limit is kept: a bot cannot park
+    up to a megabyte per message in the referee's inbox."""
+    async def scenario() -> None:
+        seats = [Seat(i, BOT, f"token-{i}", TimeControl()) for i in range(3)]
+        service = RefereeService(seats)
+        with tempfile.TemporaryDirectory() as tmp:
+            server, address = await start_server(service, "unix", tmp)
+            try:
+                call, _, _ = await _hello(address, "token-2")
+                big = pb.BotMessage(hello=pb.Hello(bot_name="x" * (server_module.MESSAGE_LIMIT + 10)))
+                small = pb.BotMessage(reply=pb.Reply(seq=1, text="pass"))
+                for message in (big, small, big):
+                    await call.write(message)
+                for _ in range(200):
+                    if len(seats[2].inbox) == 3:
+                        break
+                    await asyncio.sleep(0.01)
+                size = big.ByteSize()
+                assert list(seats[2].inbox) == [Oversized(size), small.SerializeToString(), Oversized(size)]
             finally:
                 for channel in CHANNELS:
                     await channel.close()

@@ -23,6 +23,31 @@ def test_unknown_level_is_refused_by_name() -> None:
         resolve_level("vm")
 
 
+def test_a_requested_level_this_machine_lacks_is_unavailable_not_a_bot_fault(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from arena.sandbox import SandboxUnavailable, levels
+
+    monkeypatch.setattr(levels, "available_levels", lambda: ("process",))
+    with pytest.raises(SandboxUnavailable, match="'docker' is not available on this machine"):
+        resolve_level("docker")
+
+
+def test_bwrap_uids_of_two_referee_processes_never_meet(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bots of concurrent matches must not share a uid (nor its RLIMIT_NPROC),
+    even when the referees' pids are alike modulo a round number."""
+    from arena.sandbox import bwrap
+
+    def uids(pid: int) -> set[int]:
+        monkeypatch.setattr(bwrap.os, "getpid", lambda: pid)
+        return {bwrap.next_uid() for _ in range(bwrap.UIDS_PER_PROCESS)}
+
+    first, second = uids(1001), uids(2001)
+    assert len(first) == len(second) == bwrap.UIDS_PER_PROCESS
+    assert not first & second
+    assert max(uids(2**22)) < 2**31
+
+
 def test_process_level_is_always_available_and_last() -> None:
     assert available_levels()[-1] == "process"
 
