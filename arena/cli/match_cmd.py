@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import secrets
 from dataclasses import asdict
 from pathlib import Path
@@ -24,7 +25,8 @@ def play(
         str, typer.Option("--rules", help="rules preset (see `arena rules list`)")] = "standard",
     option: Annotated[list[str] | None, typer.Option(
         "--option", help="rules option override NAME=VALUE (repeatable)")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="deal seed (default: random, printed)")] = -1,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", min=0, help="deal seed (default: a random one, printed)")] = None,
     time_per_move: Annotated[float, typer.Option(
         "--time-per-move", help="seconds per decision (plus the bank)")] = 1.0,
     bank: Annotated[float, typer.Option("--bank", help="time bank in seconds")] = 10.0,
@@ -54,16 +56,36 @@ def play(
         if not sep or not name.strip():
             raise _fail(f"--option {item!r}: expected NAME=VALUE")
         overrides.append((name.strip(), value.strip()))
-    if time_per_move <= 0 or bank < 0:
-        raise _fail("--time-per-move must be positive and --bank not negative")
+    # `not x > 0` rather than `x <= 0`: NaN fails every comparison.
+    if not (math.isfinite(time_per_move) and time_per_move > 0):
+        raise _fail(f"--time-per-move {time_per_move}: expected a positive number of seconds")
+    if not (math.isfinite(bank) and bank >= 0):
+        raise _fail(f"--bank {bank}: expected a number of seconds, 0 or more")
+    if transport == "tcp" and sandbox != "process":
+        raise _fail(f"--transport tcp needs --sandbox process: bots at the bwrap and docker levels "
+                    f"have no network (--sandbox is {sandbox!r})")
     try:
         specs = tuple(load_bot(b) for b in bots)
     except BotFileError as exc:
         raise _fail(str(exc)) from None
-    if seed < 0:
-        seed = secrets.randbelow(2**31)
+    if seed is None:
+        # 63 bits: a bot cannot find the deal seed by trying seeds against its hand.
+        seed = secrets.randbelow(2**63)
     if logs is not None:
-        logs.mkdir(parents=True, exist_ok=True)
+        if logs.exists() and not logs.is_dir():
+            raise _fail(f"--logs {logs}: not a folder")
+        try:
+            logs.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise _fail(f"--logs {logs}: cannot create the folder: {exc.strerror}") from None
+    if replay is not None:
+        if replay.is_dir():
+            raise _fail(f"--replay {replay}: is a folder; give a file name")
+        try:
+            replay.parent.mkdir(parents=True, exist_ok=True)
+            replay.open("a").close()  # writable? (the match truncates it when it starts)
+        except OSError as exc:
+            raise _fail(f"--replay {replay}: cannot write there: {exc.strerror}") from None
     spec = MatchSpec(
         match_id=f"play-{seed}", bots=specs, seed=seed, rules_preset=rules,
         rules_options=tuple(overrides), time_control=TimeControl(per_move=time_per_move, bank=bank),

@@ -101,6 +101,9 @@ def read_replay(path: str | Path) -> Replay:
         except json.JSONDecodeError as exc:
             raise ReplayError(f"{p}:{no}: not JSON: {exc.msg}") from None
         kind = rec.get("type") if isinstance(rec, dict) else None
+        problem = _malformed(kind, rec)
+        if problem:
+            raise ReplayError(f"{p}:{no}: {kind} record {problem}")
         if replay is None:
             if kind != "header":
                 raise ReplayError(f"{p}:{no}: a replay starts with a header record")
@@ -118,6 +121,46 @@ def read_replay(path: str | Path) -> Replay:
     if replay is None:
         raise ReplayError(f"{p}: empty replay")
     return replay
+
+
+# What each record must hold for the replay to be told and re-played: a
+# hand-edited or damaged file gets a line naming what is wrong, not a crash.
+_INT = (int,)
+_REQUIRED: dict[str, dict[str, tuple[type, ...]]] = {
+    "header": {"seed": _INT, "rules": (dict,), "bots": (list,)},
+    "action": {"n": _INT, "seat": _INT, "action": (str,)},
+    "deal": {"deal_number": _INT, "dealer": _INT, "declarer": (int, type(None)), "bid": _INT,
+             "contract": _INT, "made": (bool,), "deal_scores": (list,), "changes": (list,),
+             "totals": (list,)},
+}
+_BOT_FIELDS = {"seat": _INT, "name": (str,), "version": (str,)}
+
+
+def _malformed(kind: Any, rec: Any) -> str:
+    """What is wrong with one parsed record of type `kind` ("" if nothing)."""
+    need = _REQUIRED.get(kind) if isinstance(kind, str) else None
+    if need is None:
+        return ""
+    for key, types in need.items():
+        if key not in rec:
+            return f"has no {key!r}"
+        value = rec[key]
+        # bool is an int in Python; a seat or seed of `true` is still wrong.
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            return f"{key!r} is {json.dumps(value)[:40]}, expected {' or '.join(t.__name__ for t in types)}"
+    if kind == "header":
+        bots = rec["bots"]
+        if not bots:
+            return "lists no bots"
+        for i, bot in enumerate(bots):
+            if not isinstance(bot, dict) or bot.get("seat") != i:
+                return f"bot {i} is not a bot entry for seat {i}"
+            for key, types in _BOT_FIELDS.items():
+                if not isinstance(bot.get(key), types):
+                    return f"bot {i} has no valid {key!r}"
+    if kind == "action" and rec["seat"] < 0:
+        return f"'seat' is {rec['seat']}"
+    return ""
 
 
 def replay_states(replay: Replay) -> Iterator[tuple[Any, dict[str, Any] | None]]:

@@ -103,10 +103,12 @@ def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
             yield f"      trick to seat {trick[1]} ({points} points)"
     if current is not None and current in deals:
         yield _deal_result(deals[current])
+    yield ""
     if replay.result is not None:
         r = replay.result
-        yield ""
         yield f"result: totals {r.get('totals')}  places {r.get('places')}  statuses {r.get('statuses')}"
+    else:
+        yield "no result: the replay ends here (the match did not finish, or the file was cut short)"
 
 
 def _deal_result(d: dict[str, Any]) -> str:

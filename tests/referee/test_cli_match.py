@@ -28,6 +28,13 @@ def _run(*args: str) -> tuple[int, str, str]:
     (["play", RANDOM, RANDOM, RANDOM, "--sandbox", "vm"], "--sandbox 'vm'"),
     (["play", RANDOM, RANDOM, RANDOM, "--transport", "udp"], "--transport 'udp'"),
     (["replay", "show", "no-such-replay.jsonl"], "cannot read replay"),
+    (["play", RANDOM, RANDOM, RANDOM, "--time-per-move", "nan"], "--time-per-move nan"),
+    (["play", RANDOM, RANDOM, RANDOM, "--bank", "inf"], "--bank inf"),
+    (["play", RANDOM, RANDOM, RANDOM, "--transport", "tcp"], "--transport tcp needs --sandbox process"),
+    (["play", RANDOM, RANDOM, RANDOM, "--replay", str(ROOT)], "is a folder"),
+    (["play", RANDOM, RANDOM, RANDOM, "--replay", str(ROOT / "README.md" / "m.jsonl")],
+     "--replay"),
+    (["play", RANDOM, RANDOM, RANDOM, "--logs", str(ROOT / "README.md")], "--logs"),
 ])
 def test_bad_input_is_one_clear_line_and_exit_2(args: list[str], message: str) -> None:
     code, out, err = _run(*args)
@@ -62,3 +69,51 @@ def test_play_then_show_the_replay(tmp_path: Path) -> None:
 
     code, out, _ = _run("replay", "show", str(replay))
     assert code == 0 and sum("hand:" in line for line in out.splitlines()) == 9
+
+    # Cut before its result: told as far as it goes, and said to be incomplete.
+    records = replay.read_text().splitlines()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(r for r in records if '"type":"result"' not in r) + "\n")
+    code, out, err = _run("replay", "show", str(cut))
+    assert code == 0, err
+    assert out.splitlines()[-1].startswith("no result: the replay ends here")
+
+    # A damaged record: its line and what is wrong, no traceback.
+    deal_line = next(i for i, r in enumerate(records) if '"type":"deal"' in r)
+    damaged = json.loads(records[deal_line])
+    del damaged["totals"]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join([*records[:deal_line], json.dumps(damaged), *records[deal_line + 1:]]) + "\n")
+    code, out, err = _run("replay", "show", str(bad))
+    assert code == 2 and f"bad.jsonl:{deal_line + 1}: deal record has no 'totals'" in err, err
+    assert "Traceback" not in err + out
+
+
+def test_a_negative_seed_is_a_usage_error() -> None:
+    code, out, err = _run("play", RANDOM, RANDOM, RANDOM, "--seed", "-5")
+    assert code == 2 and "--seed" in err and "Traceback" not in err + out
+
+
+def test_a_sandbox_level_this_machine_lacks_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.sandbox import levels
+
+    monkeypatch.setattr(levels, "available_levels", lambda: ("process",))
+    code, out, err = _run("play", RANDOM, RANDOM, RANDOM, "--sandbox", "docker")
+    assert code == 2, out
+    assert "sandbox level 'docker' is not available" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err + out
+
+
+@pytest.mark.parametrize(("record", "message"), [
+    ({"type": "header", "seed": 1, "rules": {}, "bots": 5}, "'bots' is 5, expected list"),
+    ({"type": "header", "seed": 1, "bots": []}, "has no 'rules'"),
+    ({"type": "header", "seed": "x", "rules": {}, "bots": []}, "'seed' is \"x\""),
+    ({"type": "header", "seed": 1, "rules": {}, "bots": []}, "lists no bots"),
+])
+def test_a_damaged_replay_header_is_one_line(tmp_path: Path, record: dict[str, object],
+                                              message: str) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    code, out, err = _run("replay", "show", str(path))
+    assert code == 2 and f"bad.jsonl:1: header record {message}" in err, err
+    assert "Traceback" not in err + out
