@@ -6,8 +6,10 @@
         name = "first-legal"
 
         def act(self, obs):
-            # obs.hand, obs.phase, obs.trick ... (the seat's observation, RULES.md §6)
+            # obs.hand, obs.phase, obs.trick ... (the seat's observation: what it may know,
+            #   docs/protocol.md#what-a-seat-may-know)
             # obs.legal_actions: engine actions; obs.legal_texts: the same as text
+            #   (docs/protocol.md#action-notation)
             return obs.legal_actions[0]      # or a text such as "pass"
 
     if __name__ == "__main__":

@@ -6,6 +6,7 @@ import asyncio
 import os
 import sys
 import traceback
+import warnings
 from typing import Any
 
 import grpc
@@ -17,13 +18,23 @@ from arena.wire.codec import pb
 
 PROTOCOL_VERSION = 2
 
+# Former names of renamed Observation fields (same number and type on the
+# wire), still answered by `Observation` attribute and item access.
+_OLD_NAMES = dict(codec.OBSERVATION_RENAMES)
+
 
 class Observation:
     """What the seat may know now, plus the decision's legal actions.
 
-    Every key of the engine's observation dict is an attribute (`obs.hand`,
-    `obs.phase`, `obs.trick`, ...) and an item (`obs["hand"]`); `obs.data`
-    is the whole dict. Cards are text ("QH"); `hand_cards` gives Card values.
+    Every field of the protocol's `Observation` message is an attribute
+    (`obs.hand`, `obs.phase`, `obs.trick`, `obs.talon_count`, ...) and an
+    item (`obs["hand"]`); `obs.data` is the whole dict, keyed by the proto's
+    field names. Cards are text ("QH"); `hand_cards` gives Card values.
+    What a seat may know: docs/protocol.md#what-a-seat-may-know.
+
+    `talon_size`, the field's name before the proto renamed it to
+    `talon_count` (same number, same bytes on the wire), still works as an
+    attribute and an item, with a DeprecationWarning.
     """
 
     def __init__(self, request: pb.DecisionRequest) -> None:
@@ -36,9 +47,11 @@ class Observation:
 
     @property
     def data(self) -> dict[str, Any]:
-        """The observation as the engine's `Observation.to_dict()` (built on first use)."""
+        """The observation as a dict keyed by the proto's field names (built
+        on first use): the engine's `Observation.to_dict()` but for
+        `talon_count`, which the engine calls "talon_size"."""
         if self._data is None:
-            self._data = codec.observation_from_pb(self.request.observation)
+            self._data = codec.observation_from_pb(self.request.observation, wire_names=True)
         return self._data
 
     @property
@@ -56,12 +69,21 @@ class Observation:
         if name.startswith("_"):
             raise AttributeError(name)
         try:
-            return self.data[name]
+            return self._field(name)
         except KeyError:
             raise AttributeError(f"observation has no field {name!r}") from None
 
     def __getitem__(self, name: str) -> Any:
-        return self.data[name]
+        return self._field(name)
+
+    def _field(self, name: str) -> Any:
+        data = self.data
+        if name not in data and name in _OLD_NAMES:
+            # stacklevel 3: the bot's line that used the old name
+            warnings.warn(f"observation field {name!r} is now called {_OLD_NAMES[name]!r}",
+                          DeprecationWarning, stacklevel=3)
+            name = _OLD_NAMES[name]
+        return data[name]
 
     @property
     def hand_cards(self) -> tuple[Card, ...]:

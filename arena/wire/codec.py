@@ -12,13 +12,20 @@ knows both sides).
     observation_to_pb(obs_dict) -> pb.Observation
     ObservationEncoder().encode(obs_dict)      # same, incremental per seat (the referee's path)
     observation_from_pb(msg) -> dict           # back to `Observation.to_dict()` shape
+    observation_from_pb(msg, wire_names=True)  # same, keys named as the proto's fields (the SDK's view)
+    OBSERVATION_RENAMES                        # engine key -> proto field where they differ
     rules_to_pb(preset, options) -> pb.Rules   # option values as text ("true", "1000", "suit")
     rules_options_from_pb(msg) -> dict         # text values back to bool/int/str
 
 Observation dicts fill the message field by field (as `json_format.ParseDict`
 would, faster) and unknown keys are an error: the proto's Observation mirrors
 the engine's `to_dict()` field for field, and tests/wire checks that on
-random games of every preset.
+random games of every preset. One field has another name on the wire
+(`OBSERVATION_RENAMES`): the engine's "talon_size" is the proto's
+`talon_count` (renamed in the proto, same number and type, because protoc's
+C++ generator derives an accessor `talon_size()` from the repeated `talon`).
+Either name fills the field; `observation_from_pb` gives the engine's name
+unless asked for the wire names.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from arena.game.actions import (
 from arena.wire.gen.arena.v1 import arena_pb2 as pb
 
 __all__ = [
+    "OBSERVATION_RENAMES",
     "ObservationEncoder",
     "ObservationError",
     "action_bytes",
@@ -274,7 +282,10 @@ def _update(msg: Any, last: Mapping[str, Any], obs: Mapping[str, Any]) -> None:
         # (small ints, interned texts, views the engine shares).
         if value is old or value == old:
             continue
-        kind = layout[key]
+        kind = layout.get(key)
+        if kind is None:
+            key = _wire_name(msg, key)
+            kind = layout[key]
         if kind == _SCALAR:
             if value is None:
                 msg.ClearField(key)
@@ -295,6 +306,22 @@ def _update(msg: Any, last: Mapping[str, Any], obs: Mapping[str, Any]) -> None:
             else:
                 for item in value[n:]:
                     _fill(field.add(), item)
+
+
+# Engine key -> proto field of the Observation message, where the two differ.
+# "talon_size" was renamed in the proto (same number 17 and type): protoc's
+# C++ generator names the repeated `talon`'s size accessor `talon_size()`.
+OBSERVATION_RENAMES: Mapping[str, str] = {"talon_size": "talon_count"}
+_WIRE_TO_ENGINE = {wire: engine for engine, wire in OBSERVATION_RENAMES.items()}
+
+
+def _wire_name(msg: Any, key: str) -> str:
+    """The field an engine key not named as any field of `msg` fills: its
+    OBSERVATION_RENAMES entry (looked up only when the plain lookup failed, so
+    the other keys pay nothing for renames); KeyError if there is none."""
+    if key in OBSERVATION_RENAMES and msg.DESCRIPTOR is pb.Observation.DESCRIPTOR:
+        return OBSERVATION_RENAMES[key]
+    raise KeyError(f"no field {key!r} in {msg.DESCRIPTOR.full_name}")
 
 
 _SCALAR, _MESSAGE, _REPEATED_SCALAR, _REPEATED_MESSAGE = range(4)
@@ -320,7 +347,8 @@ def _fill(msg: Any, data: Mapping[str, Any]) -> None:
     for key, value in data.items():
         kind = layout.get(key)
         if kind is None:
-            raise KeyError(f"no field {key!r} in {msg.DESCRIPTOR.full_name}")
+            key = _wire_name(msg, key)
+            kind = layout[key]
         if value is None:
             continue
         if kind == _SCALAR:
@@ -335,8 +363,10 @@ def _fill(msg: Any, data: Mapping[str, Any]) -> None:
                 _fill(field.add(), item)
 
 
-def observation_from_pb(msg: pb.Observation) -> dict[str, Any]:
-    """The observation as a plain dict with the engine's key names; unset
+def observation_from_pb(msg: pb.Observation, wire_names: bool = False) -> dict[str, Any]:
+    """The observation as a plain dict with the engine's key names (as
+    `Observation.to_dict()`), or with the proto's field names if
+    `wire_names` (they differ only in `OBSERVATION_RENAMES`); unset
     optional fields are None, repeated ones empty lists."""
     from google.protobuf import json_format  # only here: costly to import, bots start often
 
@@ -346,6 +376,8 @@ def observation_from_pb(msg: pb.Observation) -> dict[str, Any]:
     for field in msg.DESCRIPTOR.fields:
         if field.has_presence and field.name not in out:
             out[field.name] = None
+    if not wire_names:
+        out = {_WIRE_TO_ENGINE.get(key, key): value for key, value in out.items()}
     return out
 
 

@@ -32,11 +32,13 @@ function cardPoints(card) {
   return POINTS[card[0]];
 }
 
-// Pick one of the legal actions (texts in RULES.md §7 notation). A small,
-// deterministic heuristic, not a strong player: never raise the auction
-// beyond what it must, always declare a marriage when it can, give away its
-// cheapest cards, and play its cheapest card unless the trick already holds
-// 10+ points, then its strongest. Any legal choice is a valid reply.
+// Pick one of the legal actions (texts in the notation of docs/protocol.md,
+// "Action notation"). A small, deterministic heuristic, not a strong player:
+// never raise the auction beyond what it must, always declare a marriage when
+// it can, give away its cheapest cards, and play its cheapest card unless the
+// trick already holds 10+ points, then its strongest. Any legal choice is a
+// valid reply. `observation` has the .proto's field names (keepCase), e.g.
+// observation.talon_count.
 function choose(observation, texts) {
   const phase = observation.phase;
   const has = (t) => texts.includes(t);

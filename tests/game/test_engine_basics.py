@@ -253,6 +253,8 @@ VARIANTS = [
 def test_every_observation_parses_as_the_protobuf_message() -> None:
     from google.protobuf.json_format import ParseDict
 
+    from arena.wire.codec import OBSERVATION_RENAMES
+
     pb = _proto_module()
     fields = {f.name for f in pb.Observation.DESCRIPTOR.fields}
     for i, rules in enumerate(VARIANTS):
@@ -260,7 +262,9 @@ def test_every_observation_parses_as_the_protobuf_message() -> None:
         rng = SplitMix64(i)
         while not g.is_over:
             for seat in range(rules.players):
-                d = g.observation(seat).to_dict()
+                # The keys are the proto's field names, but for the fields the
+                # proto renamed (talon_size -> talon_count, same number 17).
+                d = {OBSERVATION_RENAMES.get(k, k): v for k, v in g.observation(seat).to_dict().items()}
                 assert set(d) == fields
                 ParseDict(d, pb.Observation())
             actor = g.to_act

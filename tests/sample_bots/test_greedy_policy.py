@@ -15,12 +15,13 @@ def policy(load_script: Callable[[str, str], ModuleType]) -> ModuleType:
 
 
 def obs(**fields: Any) -> dict[str, Any]:
-    """A 3-player observation with sensible defaults; override what matters."""
+    """A 3-player observation with sensible defaults, keyed as the SDK's
+    `obs.data` (the proto's field names); override what matters."""
     base: dict[str, Any] = {
         "seat": 0, "players": 3, "phase": "play", "to_act": 0, "deal_number": 1, "dealer": 2,
         "active_seats": [0, 1, 2], "hand": [], "hand_sizes": [8, 8, 8], "totals": [0, 0, 0],
         "auction": [], "bid": 100, "bidder": 0, "declarer": 0, "contract": 100,
-        "talon": [], "talon_size": 0, "given": [], "discarded": [], "trump": "",
+        "talon": [], "talon_count": 0, "given": [], "discarded": [], "trump": "",
         "marriages": [], "trick": [], "leader": 0, "tricks": [], "tricks_won": [0, 0, 0],
         "points_won": [0, 0, 0], "seat_states": [],
     }

@@ -38,6 +38,19 @@ def test_observation_gives_fields_as_attributes_and_items() -> None:
         obs.colour  # noqa: B018
 
 
+def test_observation_uses_the_proto_field_names_and_keeps_the_old_talon_size() -> None:
+    req = _request()
+    obs = Observation(req)
+    assert obs.talon_count == obs["talon_count"] == req.observation.talon_count == 3
+    assert "talon_count" in obs.data and "talon_size" not in obs.data
+    # The field's name before the proto renamed it still answers, with a warning.
+    with pytest.warns(DeprecationWarning, match="'talon_size' is now called 'talon_count'") as record:
+        assert obs.talon_size == 3
+    assert record[0].filename == __file__  # points at the bot's line
+    with pytest.warns(DeprecationWarning):
+        assert obs["talon_size"] == 3
+
+
 def test_run_without_the_environment_explains_and_returns_2(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -101,6 +101,26 @@ def test_observation_dict_round_trips_with_optional_fields() -> None:
     assert back["seat_states"][0]["bolts"] == 1 and back["seat_states"][0]["on_barrel"] is True
 
 
+def test_talon_size_travels_as_field_17_talon_count() -> None:
+    # The proto renamed Observation field 17 from talon_size to talon_count
+    # (C++ stubs: the repeated `talon` has an accessor `talon_size()`); same
+    # number and type, so the bytes are those of the old field.
+    assert pb.Observation.DESCRIPTOR.fields_by_name["talon_count"].number == 17
+    assert "talon_size" not in pb.Observation.DESCRIPTOR.fields_by_name
+    assert codec.OBSERVATION_RENAMES == {"talon_size": "talon_count"}
+    engine = codec.observation_to_pb({"talon_size": 3})
+    assert engine.talon_count == 3
+    assert engine.SerializeToString() == b"\x88\x01\x03"  # tag (17 << 3 | varint), then 3
+    assert codec.observation_to_pb({"talon_count": 3}) == engine  # the wire name works too
+    encoder = codec.ObservationEncoder()
+    assert encoder.encode({"seat": 0, "talon_size": 3}).talon_count == 3
+    assert encoder.encode({"seat": 0, "talon_size": 0}).talon_count == 0  # incremental update
+    back = codec.observation_from_pb(engine)
+    assert back["talon_size"] == 3 and "talon_count" not in back
+    wire = codec.observation_from_pb(engine, wire_names=True)
+    assert wire["talon_count"] == 3 and "talon_size" not in wire
+
+
 def test_unknown_observation_keys_are_an_error() -> None:
     with pytest.raises(Exception, match="no_such_field"):
         codec.observation_to_pb({"seat": 0, "no_such_field": 1})

@@ -200,7 +200,7 @@ class MatchEnd(_message.Message):
     def __init__(self, totals: _Optional[_Iterable[int]] = ..., places: _Optional[_Iterable[int]] = ..., statuses: _Optional[_Iterable[str]] = ..., reason: _Optional[str] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ...) -> None: ...
 
 class Observation(_message.Message):
-    __slots__ = ("seat", "players", "phase", "to_act", "deal_number", "dealer", "active_seats", "hand", "hand_sizes", "totals", "auction", "bid", "bidder", "declarer", "contract", "talon", "talon_size", "given", "discarded", "trump", "marriages", "trick", "leader", "tricks", "tricks_won", "points_won", "seat_states", "lottery", "stock_size", "bank_sizes", "forced_seat")
+    __slots__ = ("seat", "players", "phase", "to_act", "deal_number", "dealer", "active_seats", "hand", "hand_sizes", "totals", "auction", "bid", "bidder", "declarer", "contract", "talon", "talon_count", "given", "discarded", "trump", "marriages", "trick", "leader", "tricks", "tricks_won", "points_won", "seat_states", "lottery", "stock_size", "bank_sizes", "forced_seat")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
@@ -217,7 +217,7 @@ class Observation(_message.Message):
     DECLARER_FIELD_NUMBER: _ClassVar[int]
     CONTRACT_FIELD_NUMBER: _ClassVar[int]
     TALON_FIELD_NUMBER: _ClassVar[int]
-    TALON_SIZE_FIELD_NUMBER: _ClassVar[int]
+    TALON_COUNT_FIELD_NUMBER: _ClassVar[int]
     GIVEN_FIELD_NUMBER: _ClassVar[int]
     DISCARDED_FIELD_NUMBER: _ClassVar[int]
     TRUMP_FIELD_NUMBER: _ClassVar[int]
@@ -248,7 +248,7 @@ class Observation(_message.Message):
     declarer: int
     contract: int
     talon: _containers.RepeatedScalarFieldContainer[str]
-    talon_size: int
+    talon_count: int
     given: _containers.RepeatedCompositeFieldContainer[GivenCard]
     discarded: _containers.RepeatedScalarFieldContainer[str]
     trump: str
@@ -263,7 +263,7 @@ class Observation(_message.Message):
     stock_size: int
     bank_sizes: _containers.RepeatedScalarFieldContainer[int]
     forced_seat: int
-    def __init__(self, seat: _Optional[int] = ..., players: _Optional[int] = ..., phase: _Optional[str] = ..., to_act: _Optional[int] = ..., deal_number: _Optional[int] = ..., dealer: _Optional[int] = ..., active_seats: _Optional[_Iterable[int]] = ..., hand: _Optional[_Iterable[str]] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., totals: _Optional[_Iterable[int]] = ..., auction: _Optional[_Iterable[_Union[AuctionEntry, _Mapping]]] = ..., bid: _Optional[int] = ..., bidder: _Optional[int] = ..., declarer: _Optional[int] = ..., contract: _Optional[int] = ..., talon: _Optional[_Iterable[str]] = ..., talon_size: _Optional[int] = ..., given: _Optional[_Iterable[_Union[GivenCard, _Mapping]]] = ..., discarded: _Optional[_Iterable[str]] = ..., trump: _Optional[str] = ..., marriages: _Optional[_Iterable[_Union[MarriageInfo, _Mapping]]] = ..., trick: _Optional[_Iterable[_Union[TrickCard, _Mapping]]] = ..., leader: _Optional[int] = ..., tricks: _Optional[_Iterable[_Union[Trick, _Mapping]]] = ..., tricks_won: _Optional[_Iterable[int]] = ..., points_won: _Optional[_Iterable[int]] = ..., seat_states: _Optional[_Iterable[_Union[SeatState, _Mapping]]] = ..., lottery: _Optional[_Union[LotteryState, _Mapping]] = ..., stock_size: _Optional[int] = ..., bank_sizes: _Optional[_Iterable[int]] = ..., forced_seat: _Optional[int] = ...) -> None: ...
+    def __init__(self, seat: _Optional[int] = ..., players: _Optional[int] = ..., phase: _Optional[str] = ..., to_act: _Optional[int] = ..., deal_number: _Optional[int] = ..., dealer: _Optional[int] = ..., active_seats: _Optional[_Iterable[int]] = ..., hand: _Optional[_Iterable[str]] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., totals: _Optional[_Iterable[int]] = ..., auction: _Optional[_Iterable[_Union[AuctionEntry, _Mapping]]] = ..., bid: _Optional[int] = ..., bidder: _Optional[int] = ..., declarer: _Optional[int] = ..., contract: _Optional[int] = ..., talon: _Optional[_Iterable[str]] = ..., talon_count: _Optional[int] = ..., given: _Optional[_Iterable[_Union[GivenCard, _Mapping]]] = ..., discarded: _Optional[_Iterable[str]] = ..., trump: _Optional[str] = ..., marriages: _Optional[_Iterable[_Union[MarriageInfo, _Mapping]]] = ..., trick: _Optional[_Iterable[_Union[TrickCard, _Mapping]]] = ..., leader: _Optional[int] = ..., tricks: _Optional[_Iterable[_Union[Trick, _Mapping]]] = ..., tricks_won: _Optional[_Iterable[int]] = ..., points_won: _Optional[_Iterable[int]] = ..., seat_states: _Optional[_Iterable[_Union[SeatState, _Mapping]]] = ..., lottery: _Optional[_Union[LotteryState, _Mapping]] = ..., stock_size: _Optional[int] = ..., bank_sizes: _Optional[_Iterable[int]] = ..., forced_seat: _Optional[int] = ...) -> None: ...
 
 class AuctionEntry(_message.Message):
     __slots__ = ("seat", "action")
