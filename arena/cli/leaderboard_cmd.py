@@ -10,21 +10,32 @@ import typer
 leaderboard_app = typer.Typer(help="Rating tables: show, publish.", no_args_is_help=True)
 
 
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(2)
+
+
 def _table(folder: Path) -> object:
+    import sqlite3
+
     from arena.tournament.config import TournamentConfigError, load_config
+    from arena.tournament.fingerprint import FingerprintError
+    from arena.tournament.registry import RegistryError
     from arena.tournament.standings import build
     from arena.tournament.store import Store, StoreError
 
     try:
-        config = load_config(folder)
+        # Reads stored results only: the bots' source folders are not needed.
+        config = load_config(folder, check_bots=False)
         if not config.store_path.exists():
             raise TournamentConfigError(
                 f"{config.store_path}: no results yet (run `arena tournament run {folder}`)")
         with Store(config.store_path) as store:
             return build(config, store)
-    except (TournamentConfigError, StoreError) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+    except (TournamentConfigError, StoreError, FingerprintError, RegistryError) as exc:
+        raise _fail(str(exc)) from None
+    except sqlite3.DatabaseError as exc:  # damage found past the store's header
+        raise _fail(f"{config.store_path}: not a usable tournament store: {exc}") from None
 
 
 @leaderboard_app.command("show")
@@ -48,7 +59,13 @@ def publish(
     table = _table(folder)
     assert isinstance(table, Table)
     target = out if out is not None else Path("leaderboards") / table.name
-    for path in write(table, target):
+    try:
+        paths = write(table, target)
+    except OSError as exc:
+        raise _fail(f"{target}: cannot write the leaderboard there: "
+                    f"{exc.strerror or exc}" + (f" ({exc.filename})" if exc.filename else "")
+                    ) from None
+    for path in paths:
         typer.echo(f"wrote {path}")
 
 

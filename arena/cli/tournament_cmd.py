@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -27,15 +28,33 @@ def new(
     """Write a commented example tournament.toml into FOLDER."""
     import os
 
+    from arena.sandbox.botfile import BotFileError, load_bot
     from arena.tournament.config import CONFIG_NAME, example_config
 
+    if folder.exists() and not folder.is_dir():
+        raise _fail(f"{folder}: exists and is not a folder")
     target = folder / CONFIG_NAME
     if target.exists():
         raise _fail(f"{target}: already exists; not overwritten")
-    folder.mkdir(parents=True, exist_ok=True)
-    entries = [os.path.relpath(Path(b).resolve(), folder.resolve()) for b in bot or ()]
+    # Check the bots before writing anything: a config naming a folder that
+    # is not a bot would be refused by every later command.
+    names: dict[str, str] = {}
+    for path in bot or ():
+        try:
+            spec = load_bot(path)
+        except BotFileError as exc:
+            raise _fail(f"--bot {path}: {exc}") from None
+        if spec.name in names:
+            raise _fail(f"--bot {path}: bot name {spec.name!r} is also used by --bot "
+                        f"{names[spec.name]}")
+        names[spec.name] = path
     name = re.sub(r"[^A-Za-z0-9_.-]+", "-", folder.resolve().name).strip("-")[:64] or "tournament"
-    target.write_text(example_config(name, entries), encoding="utf-8")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        entries = [os.path.relpath(Path(b).resolve(), folder.resolve()) for b in bot or ()]
+        target.write_text(example_config(name, entries), encoding="utf-8")
+    except (OSError, UnicodeError) as exc:
+        raise _fail(f"{target}: cannot write: {getattr(exc, 'strerror', None) or exc}") from None
     typer.echo(f"wrote {target}; add bots to it (or `arena bot add {folder} BOT`), then "
                f"`arena tournament run {folder}`")
 
@@ -57,6 +76,7 @@ def run(
     from arena.tournament.coordinator import TournamentError, check_field
     from arena.tournament.coordinator import run as run_tournament
     from arena.tournament.executors import make_executor
+    from arena.tournament.fingerprint import FingerprintError
     from arena.tournament.progress import Progress
     from arena.tournament.registry import RegistryError
     from arena.tournament.store import Store, StoreError
@@ -87,8 +107,10 @@ def run(
                 config, store,
                 lambda: make_executor(kind, workers, address, quiet=quiet, pin_cpus=pin),
                 on_progress)
-    except (TournamentError, RegistryError, StoreError) as exc:
+    except (TournamentError, RegistryError, StoreError, FingerprintError) as exc:
         raise _fail(str(exc)) from None
+    except sqlite3.DatabaseError as exc:  # damage found past the store's header
+        raise _fail(f"{config.store_path}: not a usable tournament store: {exc}") from None
     except KeyboardInterrupt:
         typer.echo("\ninterrupted: finished matches are stored; run again to resume", err=True)
         raise typer.Exit(130) from None
@@ -108,18 +130,26 @@ def run(
 def status(folder: Annotated[Path, typer.Argument(help="tournament folder")]) -> None:
     """Show how many matches are planned, running, finished, failed."""
     from arena.tournament.config import TournamentConfigError, load_config
-    from arena.tournament.store import Store
+    from arena.tournament.fingerprint import FingerprintError, verify
+    from arena.tournament.store import Store, StoreError
 
     try:
-        config = load_config(folder)
+        # Reads stored results only: the bots' source folders are not needed.
+        config = load_config(folder, check_bots=False)
     except TournamentConfigError as exc:
         raise _fail(str(exc)) from None
     if not config.store_path.exists():
         typer.echo(f"{config.name}: not started")
         return
-    with Store(config.store_path) as store:
-        counts = store.counts()
-        bots = store.bots()
+    try:
+        with Store(config.store_path) as store:
+            verify(config, store)
+            counts = store.counts()
+            bots = store.bots()
+    except (StoreError, FingerprintError) as exc:
+        raise _fail(str(exc)) from None
+    except sqlite3.DatabaseError as exc:  # damage found past the store's header
+        raise _fail(f"{config.store_path}: not a usable tournament store: {exc}") from None
     typer.echo(f"{config.name}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     for b in bots:
         typer.echo(f"  {b.name} {b.version} [{b.content_hash[:12]}] ({b.source})")

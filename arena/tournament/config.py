@@ -8,6 +8,7 @@ file has been checked. See docs/tournaments.md for the reference.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import re
 import tomllib
@@ -70,8 +71,12 @@ class TournamentConfig:
         return {"preset": self.rules_preset, **dict(self.rules_options)}
 
 
-def load_config(folder: str | os.PathLike[str]) -> TournamentConfig:
-    """Read and fully validate `folder/tournament.toml` (bots included)."""
+def load_config(folder: str | os.PathLike[str], check_bots: bool = True) -> TournamentConfig:
+    """Read and fully validate `folder/tournament.toml`.
+
+    `check_bots=False` is for commands that only read stored results
+    (status, leaderboard): they must work after a bot's source folder is
+    gone, since every version plays from its snapshot in the tournament."""
     root = Path(folder).resolve()
     path = root / CONFIG_NAME
     if not path.is_file():
@@ -80,14 +85,20 @@ def load_config(folder: str | os.PathLike[str]) -> TournamentConfig:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise TournamentConfigError(f"{path}: not valid TOML: {exc}") from None
-    return parse_config(data, root, str(path))
+    except UnicodeDecodeError as exc:
+        raise TournamentConfigError(f"{path}: not UTF-8 text: {exc}") from None
+    except OSError as exc:
+        raise TournamentConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return parse_config(data, root, str(path), check_bots)
 
 
-def parse_config(data: dict[str, Any], root: Path, where: str) -> TournamentConfig:
+def parse_config(data: dict[str, Any], root: Path, where: str,
+                 check_bots: bool = True) -> TournamentConfig:
     def fail(key: str, problem: str) -> TournamentConfigError:
         return TournamentConfigError(f"{where}: key {key!r}: {problem}")
 
     _no_unknown(data, _TOP_KEYS, "", fail)
+    _finite(data, "", fail)
 
     def get(key: str, kind: type | tuple[type, ...], default: Any) -> Any:
         if key not in data:
@@ -144,6 +155,9 @@ def parse_config(data: dict[str, Any], root: Path, where: str) -> TournamentConf
         if not isinstance(entry, str) or not entry.strip():
             raise fail(f"bots[{i}]", f"must be a folder path, got {entry!r}")
         folder = (root / entry).resolve()
+        bot_paths.append(str(folder))
+        if not check_bots:
+            continue
         try:
             spec = load_bot(folder)
         except BotFileError as exc:
@@ -151,7 +165,6 @@ def parse_config(data: dict[str, Any], root: Path, where: str) -> TournamentConf
         if spec.name in names:
             raise fail(f"bots[{i}]", f"bot name {spec.name!r} is also used by {names[spec.name]!r}")
         names[spec.name] = entry
-        bot_paths.append(str(folder))
 
     rules_preset, rules_options = _parse_rules(data.get("rules", {}), fail)
     time_control = _parse_time(data.get("time_control", {}), fail)
@@ -166,6 +179,20 @@ def parse_config(data: dict[str, Any], root: Path, where: str) -> TournamentConf
         rules_options=rules_options, time_control=time_control, fault_policy=fault_policy, limits=limits,
         description=description,
     )
+
+
+def _finite(value: Any, key: str, fail: Any) -> None:
+    """TOML allows nan and inf; no setting means anything with them, and
+    comparisons such as `v < 0` are False for nan, so they would slip
+    through the range checks below. Rejected everywhere, before those."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise fail(key, f"must be a finite number, got {value!r}")
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _finite(v, f"{key}.{k}" if key else k, fail)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _finite(v, f"{key}[{i}]", fail)
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:
@@ -328,6 +355,22 @@ log_bytes = 1000000            # stdout+stderr kept per bot
 '''
 
 
+def toml_string(text: str) -> str:
+    """`text` as a TOML basic string: quotes, backslashes and the control
+    characters TOML forbids in strings are escaped (a folder may be named
+    q"bot)."""
+    out = []
+    for ch in text:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{ord(ch):04X}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
 def example_config(name: str, bot_entries: list[str]) -> str:
-    bots = "\n".join(f'    "{b}",' for b in bot_entries) or '    # "../../sample_bots/random",'
+    bots = ("\n".join(f"    {toml_string(b)}," for b in bot_entries)
+            or '    # "../../sample_bots/random",')
     return EXAMPLE.format(name=name, bots=bots)

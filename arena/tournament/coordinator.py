@@ -8,14 +8,14 @@ match-id order, so they never depend on completion order or interruptions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import trueskill
 
 from arena.referee.spec import MatchResult, MatchSpec
-from arena.tournament import ratings, registry, schedule
+from arena.tournament import fingerprint, ratings, registry, schedule
 from arena.tournament.config import TournamentConfig
 from arena.tournament.executors import Executor, Outcome
 from arena.tournament.store import BotRow, MatchRow, Store
@@ -54,15 +54,31 @@ def check_field(config: TournamentConfig, store: Store | None) -> list[str]:
 
 
 def prepare(config: TournamentConfig, store: Store) -> Field:
-    """Register bots and plan matches (idempotent)."""
+    """Register bots and plan matches (idempotent). Refuses, before writing
+    anything, when the settings differ from those of the stored results."""
+    fingerprint.verify(config, store)
     check_field(config, store)
+    fingerprint.record(config, store)
     bots = tuple(registry.sync_field(config, store))
-    planned = tuple(schedule.plan([b.key for b in bots], config.duplicate_sets, config.seed,
-                                  config.schedule))
+    planned = tuple(plan_field(config, bots))
     store.plan((m.match_id, m.set_no, m.table_no, m.order_no, m.seed,
                 [bots[i].id for i in m.bots]) for m in planned)
     store.set_meta("name", config.name)
     return Field(bots, planned)
+
+
+def plan_field(config: TournamentConfig, bots: Sequence[BotRow]) -> list[schedule.PlannedMatch]:
+    """The plan for a field (sorted by name): tables are named by the bots'
+    names, matches by their versions."""
+    return schedule.plan([b.key for b in bots], config.duplicate_sets, config.seed,
+                         config.schedule, names=[b.name for b in bots])
+
+
+def unit(row: MatchRow) -> tuple[int, int]:
+    """The bootstrap unit of a match, its duplicate set: the six seat orders
+    of one table in one set share the deal seed (table_no is only the
+    table's position in the plan it was stored with)."""
+    return (row.set_no, row.seed)
 
 
 def match_spec(config: TournamentConfig, row: MatchRow, specs: dict[int, object]) -> MatchSpec:
@@ -87,7 +103,7 @@ def rated_matches(rows: list[MatchRow]) -> list[ratings.RatedMatch]:
     for row in rows:
         if row.status != "finished" or row.result is None:
             continue
-        out.append(to_rated(row.match_id, (row.set_no, row.table_no), row.bot_ids, row.result))
+        out.append(to_rated(row.match_id, unit(row), row.bot_ids, row.result))
     return out
 
 
@@ -140,8 +156,8 @@ def run(
                 played_ok = _record(store, outcome, errors)
                 if played_ok and outcome.result is not None:
                     row = by_id[outcome.match_id]
-                    _update_live(env, live, to_rated(row.match_id, (row.set_no, row.table_no),
-                                                     row.bot_ids, outcome.result))
+                    _update_live(env, live, to_rated(row.match_id, unit(row), row.bot_ids,
+                                                     outcome.result))
                     finished += 1
                     played += 1
                 if on_progress:

@@ -14,10 +14,12 @@ import tempfile
 from pathlib import Path
 
 from arena.sandbox.botfile import BotFileError, BotSpec, folder_hash, load_bot
-from arena.tournament.config import TournamentConfig
+from arena.tournament.config import CONFIG_NAME, TournamentConfig
 from arena.tournament.store import BotRow, Store
 
 BOTS_DIR = "bots"
+# meta key: {absolute folder listed in tournament.toml: bot name}, as last run
+CONFIG_BOTS_KEY = "config_bots"
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".git", ".mypy_cache", ".pytest_cache")
 
 
@@ -59,11 +61,22 @@ def register(store: Store, spec: BotSpec, root: Path, source: str) -> tuple[BotR
 
 
 def add_bot(config: TournamentConfig, bot_path: str | os.PathLike[str]) -> tuple[BotRow, bool]:
-    """`arena bot add`: validate bot.toml, copy the bot in, record its version."""
+    """`arena bot add`: validate bot.toml, copy the bot in, record its version.
+
+    A bot whose name tournament.toml lists is refused: every run registers
+    the listed folder's content again, which would silently replace the
+    submitted version."""
     try:
         spec = load_bot(bot_path)
     except BotFileError as exc:
         raise RegistryError(str(exc)) from None
+    for i, path in enumerate(config.bot_paths):
+        if load_bot(path).name == spec.name:  # load_config has validated them
+            raise RegistryError(
+                f"{bot_path}: bot {spec.name!r} is listed in "
+                f"{Path(config.root) / CONFIG_NAME} (bots[{i}]), and every run plays that "
+                "folder's content; change that folder, or remove it from the list and add "
+                "the bot with `arena bot add`")
     root = Path(config.root)
     with Store(config.store_path) as store:
         return register(store, spec, root, "submitted")
@@ -71,8 +84,26 @@ def add_bot(config: TournamentConfig, bot_path: str | os.PathLike[str]) -> tuple
 
 def field_names(config: TournamentConfig, store: Store | None) -> list[str]:
     """Names of the bots that play: those in tournament.toml, plus those
-    submitted with `arena bot add` (their newest version is a submission)."""
-    names = {load_bot(p).name for p in config.bot_paths}
+    submitted with `arena bot add` (their newest version is a submission).
+
+    A listed folder's name is the one recorded when it was last registered,
+    so reading results does not need the source folders (they may be gone:
+    the bots play from snapshots). Only a folder never registered is read."""
+    recorded: dict[str, str] = {}
+    if store is not None:
+        recorded = store.get_json(CONFIG_BOTS_KEY) or {}
+    names: set[str] = set()
+    for i, path in enumerate(config.bot_paths):
+        if path in recorded:
+            names.add(recorded[path])
+            continue
+        try:
+            names.add(load_bot(path).name)
+        except BotFileError as exc:
+            if store is not None and store.get_meta(CONFIG_BOTS_KEY):
+                continue  # listed after the last run and never registered: no results
+            raise RegistryError(
+                f"{Path(config.root) / CONFIG_NAME}: key 'bots[{i}]': {exc}") from None
     if store is not None:
         for name, row in store.latest_versions().items():
             if row.source == "submitted":
@@ -83,8 +114,12 @@ def field_names(config: TournamentConfig, store: Store | None) -> list[str]:
 def sync_field(config: TournamentConfig, store: Store) -> list[BotRow]:
     """Register the configured bots' current content; the field, sorted by name."""
     root = Path(config.root)
+    recorded: dict[str, str] = {}
     for path in config.bot_paths:
-        register(store, load_bot(path), root, "config")
+        spec = load_bot(path)
+        register(store, spec, root, "config")
+        recorded[path] = spec.name
+    store.set_json(CONFIG_BOTS_KEY, recorded)
     latest = store.latest_versions()
     return [latest[name] for name in field_names(config, store)]
 

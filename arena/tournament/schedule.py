@@ -20,6 +20,9 @@ group of 6 matches is a "duplicate set"; `duplicate_sets` says how many
 times each table is played, each time on a fresh seed. Seeds are derived
 from the tournament seed with SHA-256, so the whole tournament is
 reproducible and does not depend on Python's hash or random module.
+A table's seed and match ids come from its bots' names (`table_key`), not
+from its position in the design: adding a bot adds tables without touching
+the ones already played.
 """
 
 from __future__ import annotations
@@ -160,34 +163,59 @@ def _hill_climb(
     return None
 
 
-def match_id(set_no: int, table_no: int, order_no: int, lineup: Sequence[str]) -> str:
-    """Sortable id: id order is set, table, seat order. The digest of the
-    seated bot versions makes a match with a changed bot a different match,
-    so results of an old version are kept apart, never overwritten."""
+def table_key(names: Sequence[str], occurrence: int = 0) -> str:
+    """A table's identity: the names of its three bots (in any order) and which
+    occurrence of that triple it is in one duplicate set (designs with
+    lambda > 1 may repeat a triple). It does not depend on the table's
+    position in the schedule, so adding a bot (which renumbers the tables)
+    leaves every existing table, its deal seed and its match ids unchanged.
+    Names, not versions: a new version of a bot plays the same deals as the
+    old one did."""
+    return "|".join(sorted(names)) + f"#{occurrence}"
+
+
+def match_id(set_no: int, table: str, order_no: int, lineup: Sequence[str]) -> str:
+    """Sortable id: id order is set, table, seat order. `table` is the
+    table_key; a digest keeps ids short and safe as file names. The digest of
+    the seated bot versions makes a match with a changed bot a different
+    match, so results of an old version are kept apart, never overwritten."""
+    table_digest = hashlib.sha256(table.encode()).hexdigest()[:10]
     digest = hashlib.sha256("|".join(lineup).encode()).hexdigest()[:8]
-    return f"s{set_no:03d}-t{table_no:04d}-o{order_no}-{digest}"
+    return f"s{set_no:03d}-t{table_digest}-o{order_no}-{digest}"
 
 
 def plan(
-    field: Sequence[str], duplicate_sets: int, tournament_seed: int, design: Design = "auto"
+    field: Sequence[str], duplicate_sets: int, tournament_seed: int, design: Design = "auto",
+    names: Sequence[str] | None = None,
 ) -> list[PlannedMatch]:
     """Every match of the tournament, in match-id order.
 
     `field` holds one key per bot version (for example "name@content-hash"),
-    in a fixed order (the tournament sorts bots by name)."""
+    in a fixed order (the tournament sorts bots by name); `names` the bots'
+    names in the same order (default: the keys), which identify the tables.
+    `table_no` is the table's position in this plan only: ids and seeds do
+    not depend on it."""
     n = len(field)
+    labels = list(field if names is None else names)
+    if len(labels) != n:
+        raise ScheduleError(f"{n} bots but {len(labels)} names")
     if duplicate_sets < 1:
         raise ScheduleError(f"duplicate_sets must be at least 1, got {duplicate_sets}")
     out: list[PlannedMatch] = []
+    design_tables = tables(n, design)
     for set_no in range(duplicate_sets):
-        for table_no, triple in enumerate(tables(n, design)):
+        seen: Counter[tuple[int, int, int]] = Counter()
+        for table_no, triple in enumerate(design_tables):
+            key = table_key([labels[i] for i in triple], seen[triple])
+            seen[triple] += 1
             # One seed for the 6 seat orders: the duplicate deal (same cards per seat).
-            seed = derive_seed(tournament_seed, "deal", set_no, table_no)
+            seed = derive_seed(tournament_seed, "deal", set_no, key)
             for order_no, order in enumerate(SEAT_ORDERS):
                 seated = (triple[order[0]], triple[order[1]], triple[order[2]])
                 lineup = [field[i] for i in seated]
                 out.append(PlannedMatch(
-                    match_id=match_id(set_no, table_no, order_no, lineup), set_no=set_no,
+                    match_id=match_id(set_no, key, order_no, lineup), set_no=set_no,
                     table_no=table_no, order_no=order_no, bots=seated, seed=seed,
                 ))
+    out.sort(key=lambda m: m.match_id)
     return out

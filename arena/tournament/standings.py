@@ -12,9 +12,9 @@ from typing import Any
 
 from arena.tournament import ratings
 from arena.tournament.config import TournamentConfig
-from arena.tournament.coordinator import rated_matches
+from arena.tournament.coordinator import plan_field, rated_matches
+from arena.tournament.fingerprint import verify
 from arena.tournament.registry import field_names
-from arena.tournament.schedule import plan
 from arena.tournament.store import BotRow, MatchRow, Store
 
 
@@ -62,9 +62,11 @@ def current_field(config: TournamentConfig, store: Store) -> list[BotRow]:
 
 
 def build(config: TournamentConfig, store: Store) -> Table:
+    """The table of the stored results. Refuses (FingerprintError) when the
+    config's settings are not those the results were played under."""
+    verify(config, store)
     bots = current_field(config, store)
-    planned = plan([b.key for b in bots], config.duplicate_sets, config.seed,
-                   config.schedule) if len(bots) >= 3 else []
+    planned = plan_field(config, bots) if len(bots) >= 3 else []
     wanted = {m.match_id for m in planned}
     rows = [r for r in store.matches(wanted) if r.status == "finished" and r.result]
     rated = rated_matches(rows)

@@ -20,8 +20,12 @@ from pathlib import Path
 from typing import Any, Self
 
 from arena.referee.spec import DealSummary, MatchResult, SeatResult
+from arena.tournament.schedule import match_id as make_match_id
+from arena.tournament.schedule import table_key
 
-SCHEMA_VERSION = "1"
+# 2: match ids name the table by its bots (schedule.table_key), not by its
+# position in the schedule; a version-1 store is migrated when opened.
+SCHEMA_VERSION = "2"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(
@@ -115,8 +119,11 @@ class Store:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"{self.path}: cannot open the tournament store: {exc}") from None
         self._db.row_factory = sqlite3.Row
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -130,12 +137,68 @@ class Store:
                 row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
                 if row is None:
                     self._db.execute("INSERT INTO meta VALUES('schema', ?)", (SCHEMA_VERSION,))
+                elif row["value"] == "1":
+                    self._migrate_ids()
                 elif row["value"] != SCHEMA_VERSION:
                     raise StoreError(f"{self.path}: schema version {row['value']}, "
                                      f"this arena reads {SCHEMA_VERSION}")
         except sqlite3.DatabaseError as exc:
             self._db.close()
             raise StoreError(f"{self.path}: not a usable tournament store: {exc}") from None
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _migrate_ids(self) -> None:
+        """Schema 1 -> 2, inside the opening transaction: give every stored
+        match the id it has under the table_key scheme. A table's six seat
+        orders move together and keep their stored seed (the deals they were,
+        or will be, played on), so nothing is replayed or lost. When one set
+        holds the same bots at two positions (version 1 replayed a table after
+        a bot was added), the one with more finished matches becomes the
+        table's first occurrence; the other gets the next occurrence, which the
+        plan only contains if the design repeats that table: otherwise its
+        results stay stored, unrated, as they were when they left the plan."""
+        db = self._db
+        db.execute("PRAGMA defer_foreign_keys=ON")  # faults follow their match below
+        bots = {r["id"]: (r["name"], f"{r['name']}@{r['content_hash']}")
+                for r in db.execute("SELECT id, name, content_hash FROM bots")}
+        rows = db.execute("SELECT match_id, set_no, table_no, order_no, bot_ids, status,"
+                          " result FROM matches").fetchall()
+        groups: dict[tuple[int, int, tuple[int, ...]], list[sqlite3.Row]] = {}
+        for r in rows:
+            ids = tuple(json.loads(r["bot_ids"]))
+            groups.setdefault((r["set_no"], r["table_no"], tuple(sorted(ids))), []).append(r)
+
+        def rank(item: tuple[tuple[int, int, tuple[int, ...]], list[sqlite3.Row]]) -> tuple[
+                int, int, int, tuple[int, ...]]:
+            (set_no, table_no, ids), members = item
+            done = sum(m["status"] == "finished" for m in members)
+            return (set_no, -done, table_no, ids)
+
+        occurrence: dict[tuple[int, tuple[int, ...]], int] = {}
+        renames: list[tuple[str, str]] = []
+        for (set_no, _table_no, ids), members in sorted(groups.items(), key=rank):
+            k = occurrence.get((set_no, ids), 0)
+            occurrence[(set_no, ids)] = k + 1
+            key = table_key([bots[i][0] for i in ids], k)
+            for m in members:
+                lineup = [bots[i][1] for i in json.loads(m["bot_ids"])]
+                renames.append((m["match_id"], make_match_id(set_no, key, m["order_no"], lineup)))
+        # Old ids (t + 4 digits) and new ones (t + 10 hex digits) never coincide,
+        # so renaming in any order cannot collide.
+        for old, new in renames:
+            row = db.execute("SELECT result FROM matches WHERE match_id=?", (old,)).fetchone()
+            result = row["result"]
+            if result is not None:
+                data = json.loads(result)
+                data["match_id"] = new  # the stored result names its match
+                result = json.dumps(data, sort_keys=True, separators=(",", ":"))
+            db.execute("UPDATE matches SET match_id=?, result=? WHERE match_id=?",
+                       (new, result, old))
+            db.execute("UPDATE faults SET match_id=? WHERE match_id=?", (new, old))
+            db.execute("UPDATE rating_history SET match_id=? WHERE match_id=?", (new, old))
+        db.execute("UPDATE meta SET value=? WHERE key='schema'", (SCHEMA_VERSION,))
 
     def close(self) -> None:
         self._db.close()
@@ -164,6 +227,28 @@ class Store:
     def set_meta(self, key: str, value: str) -> None:
         with self.transaction() as db:
             db.execute("INSERT OR REPLACE INTO meta VALUES(?, ?)", (key, value))
+
+    def get_json(self, key: str) -> Any:
+        """A meta value stored as JSON, or None when absent."""
+        text = self.get_meta(key)
+        return json.loads(text) if text else None
+
+    def set_json(self, key: str, value: Any) -> None:
+        self.set_meta(key, json.dumps(value, sort_keys=True, default=str))
+
+    def has_results(self) -> bool:
+        return self._db.execute(
+            "SELECT 1 FROM matches WHERE status='finished' LIMIT 1").fetchone() is not None
+
+    def drop_unfinished(self) -> int:
+        """Delete every match without a result (planned, running, failed): used
+        only while no match has finished, when the settings that fixed their
+        seeds changed. Nothing played is lost."""
+        with self.transaction() as db:
+            if db.execute("SELECT 1 FROM matches WHERE status='finished' LIMIT 1").fetchone():
+                raise StoreError(f"{self.path}: has results; unfinished matches are kept")
+            db.execute("DELETE FROM faults")
+            return db.execute("DELETE FROM matches").rowcount
 
     # -- bots ---------------------------------------------------------------
     def add_bot(self, name: str, version: str, content_hash: str, language: str,

@@ -1,10 +1,17 @@
 from __future__ import annotations
 
+import shutil
+import tomllib
 from pathlib import Path
 
 import pytest
 
-from arena.tournament.config import TournamentConfigError, example_config, load_config
+from arena.tournament.config import (
+    TournamentConfigError,
+    example_config,
+    load_config,
+    toml_string,
+)
 
 
 def test_valid_config_loads(make_bot, make_tournament) -> None:
@@ -42,6 +49,14 @@ def test_valid_config_loads(make_bot, make_tournament) -> None:
     ("[limits]\npids = 0", "", "key 'limits.pids': must be > 0, got 0"),
     ("[limits]\nmemory_mb = 1.5", "", "key 'limits.memory_mb': must be a whole number, got 1.5"),
     ("[limits]\ncpus = \"all\"", "", "key 'limits.cpus': must be a number, got 'all'"),
+    # TOML allows nan and inf; `nan < 0` is False, so range checks alone let them in.
+    ("[time_control]\nincrement = nan", "",
+     "key 'time_control.increment': must be a finite number, got nan"),
+    ("[time_control]\nbank = inf", "", "key 'time_control.bank': must be a finite number"),
+    ("[limits]\ncpus = inf", "", "key 'limits.cpus': must be a finite number, got inf"),
+    ("[limits]\nstop_grace = -nan", "", "key 'limits.stop_grace': must be a finite number"),
+    ("", "target = nan", "key 'rules.target': must be a finite number, got nan"),
+    ("description = [1.0, -inf]", "", "key 'description[1]': must be a finite number"),
 ])
 def test_bad_values_give_one_line_naming_file_and_key(
         make_bot, make_tournament, extra: str, rules: str, fragment: str) -> None:
@@ -101,3 +116,27 @@ def test_example_config_is_valid(make_bot, tmp_path) -> None:
         example_config("ex", [f"../src/{b.name}" for b in bots]))
     config = load_config(folder)
     assert config.name == "ex" and len(config.bot_paths) == 3 and config.duplicate_sets == 2
+
+
+def test_not_utf8_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "tournament.toml").write_bytes(b'name = "caf\xe9"\nseed = 1\n')
+    with pytest.raises(TournamentConfigError, match=r"tournament.toml: not UTF-8 text") as info:
+        load_config(tmp_path)
+    assert "\n" not in str(info.value)
+
+
+def test_reading_results_does_not_need_the_bot_folders(make_bot, make_tournament) -> None:
+    bots = [make_bot(n) for n in ("a", "b", "c")]
+    folder = make_tournament(bots)
+    shutil.rmtree(bots[1])
+    with pytest.raises(TournamentConfigError, match=r"key 'bots\[1\]'.*not a bot folder"):
+        load_config(folder)
+    config = load_config(folder, check_bots=False)
+    assert config.bot_paths == tuple(str(b.resolve()) for b in bots)
+
+
+@pytest.mark.parametrize("entry", ['../q"bot', "back\\slash", "tab\there", "del\x7f", "ünï"])
+def test_example_config_escapes_bot_paths(entry: str) -> None:
+    data = tomllib.loads(example_config("x", [entry, "plain"]))
+    assert data["bots"] == [entry, "plain"]
+    assert tomllib.loads("v = " + toml_string(entry))["v"] == entry

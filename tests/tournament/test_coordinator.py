@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
+import re
+import shutil
+import sqlite3
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -12,7 +17,10 @@ from arena.referee.spec import MatchSpec
 from arena.tournament import coordinator
 from arena.tournament.config import load_config
 from arena.tournament.executors import Outcome
+from arena.tournament.fingerprint import FingerprintError
 from arena.tournament.publish import to_json
+from arena.tournament.registry import RegistryError, add_bot
+from arena.tournament.schedule import derive_seed, table_key
 from arena.tournament.standings import build
 from arena.tournament.store import Store
 from tournament.tournament_fakes import fake_run_match
@@ -149,3 +157,141 @@ def test_fewer_than_three_bots_is_a_clear_error(make_bot, make_tournament) -> No
     with pytest.raises(coordinator.TournamentError,
                        match=r"tournament.toml: key 'bots': .* at least 3 bots, found 2 \(a, b\)"):
         coordinator.check_field(config, None)
+
+
+def store_dump(folder: Path) -> list[str]:
+    with sqlite3.connect(folder / "tournament.sqlite") as db:
+        return list(db.iterdump())
+
+
+def finished_ids(folder: Path) -> dict[str, int]:
+    config = load_config(folder, check_bots=False)
+    with Store(config.store_path) as store:
+        return {m.match_id: m.seed for m in store.matches() if m.status == "finished"}
+
+
+def test_adding_a_bot_plays_only_the_new_tables(make_bot, make_tournament) -> None:
+    three = [make_bot("b", "strength 1"), make_bot("c", "strength 2"), make_bot("d")]
+    folder = make_tournament(three)
+    assert run(folder).played == 6
+    before = finished_ids(folder)
+    # "a" sorts first: every bot's index and every table's position change
+    make_tournament([make_bot("a", "strength 3"), *three])
+    summary = run(folder)
+    assert (summary.played, summary.finished, summary.planned) == (18, 24, 24)
+    after = finished_ids(folder)
+    assert {k: after[k] for k in before} == before  # same ids, same deals, kept
+
+
+@pytest.mark.parametrize("edit, changed", [
+    ({"seed": 8}, "seed changed from 7 to 8"),
+    ({"rules": "target = 1000"}, "rules.target changed from 500 to 1000"),
+    ({"rules": "target = 500\nmax_deals = 9"}, "rules.max_deals changed from (preset default) to 9"),
+    ({"extra": "[time_control]\nper_move = 2"}, "time_control.per_move changed from 1.0 to 2.0"),
+    ({"extra": "[faults]\nmode = 'forfeit'"}, 'faults.mode changed from "strike" to "forfeit"'),
+    ({"extra": "[limits]\nmemory_mb = 256"}, "limits.memory_mb changed from 512 to 256"),
+    # more sets would be allowed alone, but not under other rules
+    ({"duplicate_sets": 2, "rules": "target = 500\nmax_deals = 9"}, "rules.max_deals"),
+])
+def test_changed_match_settings_are_refused_and_store_nothing(
+        four, make_tournament, edit: dict[str, object], changed: str) -> None:
+    folder = make_tournament(four)
+    run(folder)
+    before = store_dump(folder)
+    make_tournament(four, **edit)  # type: ignore[arg-type]
+    config = load_config(folder)
+    expected = (re.escape(f"{folder / 'tournament.toml'}: {changed}") + ".* " + re.escape(
+        "since results were stored; start a new tournament folder (or restore the setting)"))
+    with pytest.raises(FingerprintError, match=expected):
+        run(folder)
+    with Store(config.store_path) as store, pytest.raises(FingerprintError, match=expected):
+        build(config, store)
+    assert store_dump(folder) == before
+    make_tournament(four)  # restored: all is well again, nothing to play
+    assert run(folder).played == 0
+
+
+def test_more_sets_bots_and_run_settings_extend_a_tournament(four, make_tournament) -> None:
+    folder = make_tournament(four[:3])
+    run(folder)
+    make_tournament(four, duplicate_sets=2, extra='concurrency = 3\nsandbox = "process"\n'
+                    'schedule = "all_triples"\nbootstrap = 5\ncpu_slots = false')
+    summary = run(folder)
+    assert (summary.played, summary.finished) == (48 - 6, 48)
+    # writing a setting out at its default value is no change
+    make_tournament(four, duplicate_sets=2, extra="[time_control]\nper_move = 1.0\n"
+                    "[limits]\nmemory_mb = 512")
+    assert run(folder).played == 0
+
+
+def test_settings_may_change_while_nothing_has_finished(make_bot, make_tournament) -> None:
+    bots = [make_bot("a"), make_bot("b"), make_bot("broken", "fail")]
+    folder = make_tournament(bots, seed=7)
+    assert run(folder).failed == 6
+    make_tournament(bots, seed=8)
+    assert run(folder).failed == 6  # no error: no result was played under seed 7
+    config = load_config(folder)
+    with Store(config.store_path) as store:
+        seeds = {m.seed for m in store.matches()}
+        assert len(store.matches()) == 6
+    assert seeds == {derive_seed(8, "deal", 0, table_key(["a", "b", "broken"]))}
+
+
+def _make_version1(folder: Path) -> dict[str, str]:
+    """Turn a store into what arena wrote before table keys: positional ids
+    and seeds, schema 1, no fingerprint. Returns old id -> current id."""
+    rename: dict[str, str] = {}
+    with sqlite3.connect(folder / "tournament.sqlite") as db:
+        db.execute("PRAGMA defer_foreign_keys=ON")
+        keys = {i: f"{n}@{h}" for i, n, h in db.execute("SELECT id, name, content_hash FROM bots")}
+        rows = db.execute("SELECT match_id, set_no, table_no, order_no, bot_ids FROM matches")
+        for mid, set_no, table_no, order_no, bot_ids in rows.fetchall():
+            digest = hashlib.sha256(
+                "|".join(keys[i] for i in json.loads(bot_ids)).encode()).hexdigest()[:8]
+            old = f"s{set_no:03d}-t{table_no:04d}-o{order_no}-{digest}"
+            rename[old] = mid
+            seed = derive_seed(7, "deal", set_no, table_no)
+            db.execute("UPDATE matches SET match_id=?, seed=? WHERE match_id=?", (old, seed, mid))
+            db.execute("UPDATE faults SET match_id=? WHERE match_id=?", (old, mid))
+        db.execute("UPDATE meta SET value='1' WHERE key='schema'")
+        db.execute("DELETE FROM meta WHERE key IN ('fingerprint', 'config_bots')")
+    return rename
+
+
+def test_version1_store_keeps_its_results_under_new_ids(four, make_tournament) -> None:
+    folder = make_tournament(four[:3])
+    run(folder)
+    rename = _make_version1(folder)
+    old_seeds = set(finished_ids(folder).values())  # opening migrates
+    assert set(finished_ids(folder)) == set(rename.values())
+    config = load_config(folder)
+    with Store(config.store_path) as store:
+        assert store.get_meta("schema") == "2"
+        assert all(m.result and m.result.match_id == m.match_id for m in store.matches())
+    make_tournament(four[:3], seed=8)  # a store without fingerprint still knows its seed
+    with pytest.raises(FingerprintError, match="seed 8 is not the seed the stored results"):
+        run(folder)
+    make_tournament(four)  # a 4th bot: only its tables are played, on new-scheme deals
+    summary = run(folder)
+    assert (summary.played, summary.finished) == (18, 24)
+    assert old_seeds <= set(finished_ids(folder).values())
+
+
+def test_bot_add_refuses_a_bot_listed_in_the_config(four, make_tournament) -> None:
+    folder = make_tournament(four[:3])
+    with pytest.raises(RegistryError, match=r"bot 'weak' is listed in .*tournament.toml \(bots\[0\]\)"):
+        add_bot(load_config(folder), four[0])
+    assert not (folder / "tournament.sqlite").exists()
+    row, created = add_bot(load_config(folder), four[3])
+    assert (row.name, created, row.source) == ("best", True, "submitted")
+
+
+def test_results_read_without_the_source_folders(four, make_tournament) -> None:
+    folder = make_tournament(four)
+    run(folder)
+    before = rows_json(folder)
+    shutil.rmtree(four[1])
+    config = load_config(folder, check_bots=False)
+    with Store(config.store_path) as store:
+        text = to_json(build(config, store))
+    assert text.split('"rows"', 1)[1] == before

@@ -13,6 +13,7 @@ from arena.tournament.schedule import (
     min_lambda,
     pair_counts,
     plan,
+    table_key,
     tables,
 )
 
@@ -83,3 +84,28 @@ def test_seeds_follow_the_tournament_seed_and_ids_follow_versions() -> None:
     assert derive_seed(1, "deal", 0, 0) == derive_seed(1, "deal", 0, 0) < 2**63
     changed = plan(["a", "b2", "c"], 1, 1)
     assert {m.match_id for m in a}.isdisjoint(m.match_id for m in changed)
+
+
+def test_adding_a_bot_keeps_every_existing_match_and_its_deal() -> None:
+    """A match is named by its table's bots, not by the table's position:
+    with a new bot that sorts first (every index shifts), the 3-bot plan is
+    still part of the 4-bot plan, with the same ids and seeds."""
+    three = plan(["b@1", "c@1", "d@1"], 2, 9, names=["b", "c", "d"])
+    four = plan(["a@1", "b@1", "c@1", "d@1"], 2, 9, names=["a", "b", "c", "d"])
+    by_id = {m.match_id: m.seed for m in four}
+    assert all(by_id.get(m.match_id) == m.seed for m in three)
+    assert len(four) == len(three) + 2 * 3 * 6  # only the new bot's 3 tables are new
+    # a new version of a bot gets new ids, but plays its table's deals
+    changed = plan(["b@2", "c@1", "d@1"], 2, 9, names=["b", "c", "d"])
+    assert {m.match_id for m in changed}.isdisjoint(m.match_id for m in three)
+    assert [m.seed for m in changed] == [m.seed for m in three]
+    # the deal depends on the set and the table's bots (in any order) only
+    assert {m.seed for m in three if m.set_no == 0} == {
+        derive_seed(9, "deal", 0, table_key(["d", "b", "c"]))}
+
+
+@pytest.mark.parametrize("n", range(7, 15))
+def test_ids_stay_unique_when_a_design_repeats_a_table(n: int) -> None:
+    matches = plan([f"bot{i}" for i in range(n)], 2, 3)
+    assert len({m.match_id for m in matches}) == len(matches)
+    assert [m.match_id for m in matches] == sorted(m.match_id for m in matches)

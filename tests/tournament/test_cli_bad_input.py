@@ -1,0 +1,136 @@
+"""Bad input through the real `arena` CLI: one line on stderr, no traceback,
+exit status 2, and the stored results untouched."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
+RANDOM_B = ROOT / "tournaments" / "sample" / "random_b"
+
+
+def cli(*args: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, cwd=ROOT,
+                          check=False, timeout=600)
+
+
+def refused(proc: subprocess.CompletedProcess[str], fragment: str) -> None:
+    assert proc.returncode == 2, proc.stderr + proc.stdout
+    assert fragment in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+
+
+def random_bot(tmp: Path, name: str) -> Path:
+    folder = tmp / name
+    shutil.copytree(RANDOM_B, folder)
+    toml = folder / "bot.toml"
+    toml.write_text(toml.read_text().replace('"random_b"', f'"{name}"'))
+    return folder
+
+
+def write(folder: Path, bots: list[Path], seed: int = 3) -> None:
+    folder.mkdir(exist_ok=True)
+    listed = ", ".join(f'"{b}"' for b in bots)
+    (folder / "tournament.toml").write_text(
+        f'name = "cli"\nseed = {seed}\nsandbox = "process"\nreplays = false\nbootstrap = 5\n'
+        f'concurrency = 2\nbots = [{listed}]\n[rules]\ntarget = 500\nmax_deals = 1\n')
+
+
+def dump(folder: Path) -> list[str]:
+    with sqlite3.connect(folder / "tournament.sqlite") as db:
+        return list(db.iterdump())
+
+
+@pytest.mark.slow
+def test_real_tournament_settings_bots_and_removed_sources(tmp_path: Path) -> None:
+    bots = [random_bot(tmp_path, n) for n in ("rb", "rc", "rd")]
+    folder = tmp_path / "t"
+    write(folder, bots)
+    assert "6/6 matches finished (6 played now" in cli("tournament", "run", folder).stdout
+    before = dump(folder)
+    board = tmp_path / "board"
+    assert cli("leaderboard", "publish", folder, "--out", board).returncode == 0
+    reference = (board / "leaderboard.md").read_text()
+
+    write(folder, bots, seed=4)  # a changed seed: every command refuses, nothing changes
+    for args in (("tournament", "run", folder), ("tournament", "status", folder),
+                 ("leaderboard", "show", folder),
+                 ("leaderboard", "publish", folder, "--out", tmp_path / "other")):
+        refused(cli(*args), "tournament.toml: seed changed from 3 to 4 since results were "
+                            "stored; start a new tournament folder (or restore the setting)")
+    assert dump(folder) == before and not (tmp_path / "other").exists()
+
+    write(folder, bots)
+    refused(cli("bot", "add", folder, bots[0]), "bot 'rb' is listed in")
+    # a 4th bot that sorts first: only its 3 tables are played
+    write(folder, [random_bot(tmp_path, "ra"), *bots])
+    assert "24/24 matches finished (18 played now, 0 failed)" in cli(
+        "tournament", "run", folder).stdout
+    after = dump(folder)  # the first 6 results: same ids, same rows, not played again
+    assert all(line in after for line in before if line.startswith('INSERT INTO "matches"'))
+
+    # reading results needs no source folder: the bots play from snapshots
+    for bot in (*bots, tmp_path / "ra"):
+        shutil.rmtree(bot)
+    assert cli("tournament", "status", folder).stdout.startswith("cli: finished 24")
+    shown = cli("leaderboard", "show", folder)
+    assert shown.returncode == 0 and "24 of 24 matches" in shown.stdout
+    assert cli("leaderboard", "publish", folder, "--out", board).returncode == 0
+    assert reference != (board / "leaderboard.md").read_text()  # 4 bots now
+    refused(cli("tournament", "run", folder), "key 'bots[0]'")  # playing needs them
+
+
+def test_unreadable_inputs_are_one_line(tmp_path: Path) -> None:
+    bots = [random_bot(tmp_path, n) for n in ("rb", "rc", "rd")]
+    folder = tmp_path / "t"
+    write(folder, bots)
+    (folder / "tournament.sqlite").write_bytes(b"this is not sqlite" * 100)
+    refused(cli("tournament", "status", folder), "not a usable tournament store")
+    refused(cli("tournament", "run", folder), "not a usable tournament store")
+    refused(cli("leaderboard", "show", folder), "not a usable tournament store")
+    refused(cli("bot", "add", folder, random_bot(tmp_path, "re")), "not a usable tournament store")
+    assert (folder / "tournament.sqlite").read_bytes() == b"this is not sqlite" * 100
+
+    latin = tmp_path / "latin"
+    latin.mkdir()
+    (latin / "tournament.toml").write_bytes(b'name = "caf\xe9"\n')
+    refused(cli("tournament", "status", latin), "tournament.toml: not UTF-8 text")
+
+    nan = tmp_path / "nan"
+    write(nan, bots)
+    with (nan / "tournament.toml").open("a") as f:
+        f.write("[time_control]\nincrement = nan\n")
+    refused(cli("tournament", "run", nan),
+            "key 'time_control.increment': must be a finite number, got nan")
+    assert not (nan / "tournament.sqlite").exists()
+
+
+def test_new_and_publish_check_their_paths(tmp_path: Path) -> None:
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    refused(cli("tournament", "new", a_file), "exists and is not a folder")
+    refused(cli("tournament", "new", tmp_path / "n", "--bot", tmp_path / "nope"),
+            "--bot " + str(tmp_path / "nope") + ": ")
+    assert not (tmp_path / "n").exists()
+    odd = [random_bot(tmp_path, n) for n in ("rb", "rc")]
+    quoted = tmp_path / 'q"bot'
+    shutil.move(odd[0], quoted)
+    made = cli("tournament", "new", tmp_path / "n", "--bot", quoted, "--bot", odd[1],
+               "--bot", random_bot(tmp_path, "rd"))
+    assert made.returncode == 0, made.stderr
+    status = cli("tournament", "status", tmp_path / "n")  # valid TOML, valid bots
+    assert status.returncode == 0 and "not started" in status.stdout, status.stderr
+
+    folder = tmp_path / "n"
+    with sqlite3.connect(folder / "tournament.sqlite"):
+        pass  # an empty store: publish has a table to write
+    refused(cli("leaderboard", "publish", folder, "--out", a_file), "cannot write the leaderboard")
+    refused(cli("leaderboard", "publish", folder, "--out", "/proc/arena-no-such"),
+            "cannot write the leaderboard")
