@@ -56,9 +56,10 @@ def check(
     finishes. Exit status 0 when all is well, 1 otherwise."""
     from arena.cli.bot_check import CheckOptions, check_bot
 
-    if sandbox not in ("auto", "docker", "bwrap", "process"):
-        typer.echo(f"error: --sandbox {sandbox!r}: expected auto, docker, bwrap or process",
-                   err=True)
+    problem = _check_options(rules, time_per_move, bank, startup, sandbox)
+    if problem:
+        # The user's mistake, not the bot's: a usage error before anything runs.
+        typer.echo(f"error: {problem}", err=True)
         raise typer.Exit(2)
     typer.echo(f"checking {bot_path} ({deals} deals of {rules} against two random bots)")
     report = check_bot(bot_path, CheckOptions(
@@ -73,6 +74,33 @@ def check(
             typer.echo(f"  | {line}")
     typer.echo("result: ok" if report.ok else "result: FAILED")
     raise typer.Exit(0 if report.ok else 1)
+
+
+def _check_options(rules: str, per_move: float, bank: float, startup: float, sandbox: str) -> str:
+    """What is wrong with `bot check`'s own options ("" if nothing)."""
+    import math
+
+    from arena.game import Rules
+    from arena.sandbox import SandboxError, resolve_level
+
+    if sandbox not in ("auto", "docker", "bwrap", "process"):
+        return f"--sandbox {sandbox!r}: expected auto, docker, bwrap or process"
+    # `not x > 0` rather than `x <= 0`: NaN fails every comparison.
+    for name, value, least in (("--time-per-move", per_move, 0.0), ("--startup", startup, 0.0)):
+        if not (math.isfinite(value) and value > least):
+            return f"{name} {value}: expected a positive number of seconds"
+    if not (math.isfinite(bank) and bank >= 0):
+        return f"--bank {bank}: expected a number of seconds, 0 or more"
+    try:
+        Rules.preset(rules)
+    except ValueError as exc:
+        return f"--rules: {exc}"
+    if sandbox != "auto":
+        try:
+            resolve_level(sandbox)
+        except SandboxError as exc:
+            return f"--sandbox: {exc}"
+    return ""
 
 
 def register(app: typer.Typer) -> None:

@@ -27,6 +27,33 @@ def test_a_broken_bot_toml_fails_on_one_line_without_a_match(tmp_path: Path) -> 
     assert lines[-1] == "result: FAILED"
 
 
+@pytest.mark.parametrize(("args", "message"), [
+    (["--rules", "nosuch"], "--rules: unknown rules preset 'nosuch'"),
+    (["--startup", "-1"], "--startup -1.0: expected a positive number"),
+    (["--time-per-move", "-1"], "--time-per-move -1.0: expected a positive number"),
+    (["--time-per-move", "nan"], "--time-per-move nan"),
+    (["--bank", "-2"], "--bank -2.0"),
+    (["--sandbox", "vm"], "--sandbox 'vm'"),
+])
+def test_a_mistake_in_the_options_is_a_usage_error_not_the_bots_failure(
+    args: list[str], message: str
+) -> None:
+    result = CliRunner().invoke(app, ["bot", "check", str(ROOT / "sample_bots" / "random"), *args])
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr and "checking" not in result.stdout
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_sandbox_level_this_machine_lacks_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.sandbox import levels
+
+    monkeypatch.setattr(levels, "available_levels", lambda: ("process",))
+    result = CliRunner().invoke(app, ["bot", "check", str(ROOT / "sample_bots" / "random"),
+                                      "--sandbox", "docker"])
+    assert result.exit_code == 2
+    assert "--sandbox: sandbox level 'docker' is not available on this machine" in result.stderr
+
+
 def test_a_missing_program_is_named(tmp_path: Path) -> None:
     (tmp_path / "bot.toml").write_text(
         'name = "x"\nversion = "1"\nlanguage = "rust"\nrun = "./target/release/bot"\n'
