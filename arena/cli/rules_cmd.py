@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-rules_app = typer.Typer(help="Rules presets and their options (RULES.md §2-§5).",
+rules_app = typer.Typer(help="Rules presets and their options (docs/rules.md).",
                         no_args_is_help=True)
 
 _ABOUT = {

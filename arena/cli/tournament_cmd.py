@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import secrets
 import sqlite3
 import sys
 from pathlib import Path
@@ -52,7 +53,8 @@ def new(
     try:
         folder.mkdir(parents=True, exist_ok=True)
         entries = [os.path.relpath(Path(b).resolve(), folder.resolve()) for b in bot or ()]
-        target.write_text(example_config(name, entries), encoding="utf-8")
+        # 63 random bits: a seed no bot can find by trying seeds against its hand.
+        target.write_text(example_config(name, entries, secrets.randbelow(2**63)), encoding="utf-8")
     except (OSError, UnicodeError) as exc:
         raise _fail(f"{target}: cannot write: {getattr(exc, 'strerror', None) or exc}") from None
     typer.echo(f"wrote {target}; add bots to it (or `arena bot add {folder} BOT`), then "
@@ -72,7 +74,7 @@ def run(
         help="run each concurrent match on CPUs of its own (default: config, on)")] = None,
 ) -> None:
     """Play every match not yet played (resumes an interrupted run)."""
-    from arena.tournament.config import TournamentConfigError, load_config
+    from arena.tournament.config import TournamentConfigError, load_config, seed_warning
     from arena.tournament.coordinator import TournamentError, check_field
     from arena.tournament.coordinator import run as run_tournament
     from arena.tournament.executors import make_executor
@@ -87,6 +89,7 @@ def run(
         raise _fail(str(exc)) from None
     if dask is not None and not (dask == "local" or dask.startswith("tcp://")):
         raise _fail(f"--dask {dask!r}: expected 'local' or tcp://host:port")
+
     kind = "dask" if dask is not None else config.executor
     address = dask if dask is not None else config.dask_address
     workers = concurrency if concurrency is not None else config.concurrency
@@ -117,6 +120,10 @@ def run(
     finally:
         if progress is not None:
             progress.close()
+    # After the run, not before: a refused run prints its one error line only.
+    warning = seed_warning(config)
+    if warning:
+        typer.echo(f"warning: {warning}", err=True)
     for line in summary.errors[:10]:
         typer.echo(f"match failed (will be retried on the next run): {line}", err=True)
     if not quiet:

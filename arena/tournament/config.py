@@ -22,6 +22,9 @@ from arena.sandbox.botfile import BotFileError, BotSpec, load_bot
 from arena.tournament.schedule import DESIGNS, Design
 
 CONFIG_NAME = "tournament.toml"
+# Seeds below this can be tried one by one against a bot's first hand (about
+# 0.1 ms each in Python, far less in C): such a bot would know every deal.
+GUESSABLE_SEED = 2**40
 EXECUTORS: tuple[str, ...] = ("local", "dask")
 SANDBOXES: tuple[str, ...] = ("auto", "docker", "bwrap", "process")
 _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -121,6 +124,7 @@ def parse_config(data: dict[str, Any], root: Path, where: str,
     seed = get("seed", int, 0)
     if seed < 0:
         raise fail("seed", f"must be >= 0, got {seed}")
+
     duplicate_sets = get("duplicate_sets", int, 1)
     if not 1 <= duplicate_sets <= 10_000:
         raise fail("duplicate_sets", f"must be 1..10000, got {duplicate_sets}")
@@ -301,6 +305,15 @@ def _one_line(exc: BaseException) -> str:
     return text.splitlines()[0]
 
 
+def seed_warning(config: TournamentConfig) -> str:
+    """A warning when the tournament seed is short enough to be guessed ("" if not)."""
+    if config.seed >= GUESSABLE_SEED:
+        return ""
+    return (f"{config.root}/{CONFIG_NAME}: seed {config.seed} is short: a bot that tries seeds "
+            "against its hand could find every deal; give a new tournament a long random one "
+            "(`arena tournament new` writes one)")
+
+
 def configured_bots(config: TournamentConfig) -> list[BotSpec]:
     """The bots named in tournament.toml, loaded fresh from their folders."""
     return [load_bot(p) for p in config.bot_paths]
@@ -311,7 +324,11 @@ EXAMPLE = '''\
 # Reference: docs/tournaments.md
 
 name = "{name}"                # used for the leaderboard folder
-seed = 1                       # everything (schedule, deals) is derived from it
+description = ""               # shown on the leaderboard
+# Everything (schedule, deals, bot seeds) derives from the seed. Keep it long
+# and random: a bot that tries seeds against its own hand could find a short
+# one and with it every deal (docs/tournaments.md, "Seeds").
+seed = {seed}
 duplicate_sets = 2             # each table is played this many times, each time
                                # in all 6 seat orders on the same deal seed
 schedule = "auto"              # auto | all_triples | balanced (pair-balanced design)
@@ -345,13 +362,15 @@ mode = "strike"                # strike: a fault plays a default move; forfeit: 
 max_strikes = 3                # strikes before a forfeit
 
 [limits]                       # per bot, per match (docs/sandbox.md); defaults shown
-memory_mb = 512                # address space / container memory
+memory_mb = 512                # RLIMIT_DATA per process; cgroup / container memory
 cpu_seconds = 600              # CPU time over the whole match
+cpus = 1.0                     # docker CPU quota (cores)
 pids = 64                      # processes and threads
 open_files = 256
 file_size_mb = 16              # largest file a bot may write
 tmpfs_mb = 16                  # private /tmp (bwrap, docker)
 log_bytes = 1000000            # stdout+stderr kept per bot
+stop_grace = 1.0               # seconds between SIGTERM and SIGKILL at the end
 '''
 
 
@@ -370,7 +389,8 @@ def toml_string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def example_config(name: str, bot_entries: list[str]) -> str:
+def example_config(name: str, bot_entries: list[str], seed: int) -> str:
+    """A commented tournament.toml with every key (`seed`: pass a random one)."""
     bots = ("\n".join(f"    {toml_string(b)}," for b in bot_entries)
             or '    # "../../sample_bots/random",')
-    return EXAMPLE.format(name=name, bots=bots)
+    return EXAMPLE.format(name=name, bots=bots, seed=seed)

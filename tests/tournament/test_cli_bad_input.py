@@ -53,7 +53,9 @@ def test_real_tournament_settings_bots_and_removed_sources(tmp_path: Path) -> No
     bots = [random_bot(tmp_path, n) for n in ("rb", "rc", "rd")]
     folder = tmp_path / "t"
     write(folder, bots)
-    assert "6/6 matches finished (6 played now" in cli("tournament", "run", folder).stdout
+    first = cli("tournament", "run", folder)
+    assert "6/6 matches finished (6 played now" in first.stdout
+    assert "seed 3 is short: a bot that tries seeds against its hand" in first.stderr
     before = dump(folder)
     board = tmp_path / "board"
     assert cli("leaderboard", "publish", folder, "--out", board).returncode == 0

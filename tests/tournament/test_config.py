@@ -7,9 +7,11 @@ from pathlib import Path
 import pytest
 
 from arena.tournament.config import (
+    GUESSABLE_SEED,
     TournamentConfigError,
     example_config,
     load_config,
+    seed_warning,
     toml_string,
 )
 
@@ -113,9 +115,25 @@ def test_example_config_is_valid(make_bot, tmp_path) -> None:
     folder = tmp_path / "ex"
     folder.mkdir()
     (folder / "tournament.toml").write_text(
-        example_config("ex", [f"../src/{b.name}" for b in bots]))
+        example_config("ex", [f"../src/{b.name}" for b in bots], 8_123_456_789_012_345))
     config = load_config(folder)
     assert config.name == "ex" and len(config.bot_paths) == 3 and config.duplicate_sets == 2
+    assert config.seed == 8_123_456_789_012_345 and seed_warning(config) == ""
+    # Every key the config accepts is in the example, so a user sees them all.
+    data = tomllib.loads((folder / "tournament.toml").read_text())
+    assert set(data) >= {"name", "description", "seed", "bots", "rules", "time_control",
+                         "faults", "limits"}
+    from dataclasses import fields
+
+    from arena.sandbox.api import Limits
+    assert set(data["limits"]) == {f.name for f in fields(Limits)}
+
+
+def test_a_short_seed_is_warned_about(make_bot, make_tournament) -> None:
+    """A bot could try short seeds one by one against its first hand."""
+    bots = [make_bot(n) for n in ("a", "b", "c")]
+    assert "seed 1000 is short" in seed_warning(load_config(make_tournament(bots, seed=1000)))
+    assert seed_warning(load_config(make_tournament(bots, name="u", seed=GUESSABLE_SEED))) == ""
 
 
 def test_not_utf8_is_one_line(tmp_path: Path) -> None:
@@ -137,6 +155,6 @@ def test_reading_results_does_not_need_the_bot_folders(make_bot, make_tournament
 
 @pytest.mark.parametrize("entry", ['../q"bot', "back\\slash", "tab\there", "del\x7f", "ünï"])
 def test_example_config_escapes_bot_paths(entry: str) -> None:
-    data = tomllib.loads(example_config("x", [entry, "plain"]))
+    data = tomllib.loads(example_config("x", [entry, "plain"], 1))
     assert data["bots"] == [entry, "plain"]
     assert tomllib.loads("v = " + toml_string(entry))["v"] == entry

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from arena.tournament.config import GUESSABLE_SEED
+
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
 
@@ -180,7 +182,12 @@ def test_new_writes_a_commented_example_and_bad_configs_store_nothing(tmp_path) 
     assert not (folder / "tournament.sqlite").exists()
     show = cli("leaderboard", "show", folder, check=False)
     assert show.returncode == 2 and "no results yet" in show.stderr
-    (folder / "tournament.toml").write_text(text.replace("seed = 1 ", "sed = 1 "))
+    # A long random seed, fresh for every new tournament: no bot can guess it.
+    seed = tomllib.loads(text)["seed"]
+    assert seed >= GUESSABLE_SEED
+    cli("tournament", "new", tmp_path / "other")
+    assert tomllib.loads((tmp_path / "other" / "tournament.toml").read_text())["seed"] != seed
+    (folder / "tournament.toml").write_text(text.replace(f"seed = {seed}\n", f"sed = {seed}\n"))
     typo = cli("tournament", "run", folder, check=False)
     assert typo.returncode == 2
     assert "tournament.toml: key 'sed': unknown key (did you mean 'seed'?)" in typo.stderr
