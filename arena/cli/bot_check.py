@@ -8,6 +8,7 @@ so one run reports everything that went wrong. The command module prints
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 from collections.abc import Sequence
@@ -106,6 +107,10 @@ def _missing_program(bot: BotSpec) -> str:
     return "" if shutil.which(program) else f"start: program {program!r} not found on PATH"
 
 
+# The referee's fault line for a bot that died while a decision waited (match.py).
+_DIED = re.compile(r"decision \d+: (exited with status|closed the stream)")
+
+
 def _judge(report: Check, result: MatchResult, options: CheckOptions) -> None:
     me = result.seats[0]
     faults = dict(me.faults)
@@ -128,7 +133,9 @@ def _judge(report: Check, result: MatchResult, options: CheckOptions) -> None:
         first = _first(log, "no reply within")
         report.failed(f"time: {faults['timeout']} decision(s) not answered in time ({limit}); {first}")
     else:
-        report.passed(f"answered {me.decisions} decisions in time "
+        # `decisions` counts requests; one the bot died on was not answered.
+        died_on = sum(1 for line in log if _DIED.match(line))
+        report.passed(f"answered {me.decisions - died_on} decisions in time "
                       f"(slowest {me.time_max:.3f}s, limit {limit})")
 
     bad = faults.get("illegal", 0) + faults.get("malformed", 0)

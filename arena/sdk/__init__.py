@@ -1,5 +1,7 @@
 """Write a 1000 bot in Python.
 
+    import sys
+
     from arena.sdk import Bot, run
 
     class FirstLegal(Bot):
@@ -13,15 +15,18 @@
             return obs.legal_actions[0]      # or a text such as "pass"
 
     if __name__ == "__main__":
-        run(FirstLegal())
+        sys.exit(run(FirstLegal()))
 
 `run` reads ARENA_ADDRESS and ARENA_TOKEN, connects, says hello, answers
 every decision request with `act(...)`, calls the optional hooks
 (`on_match_start`, `on_event`, `on_deal_end`, `on_match_end`) and returns
-0 when the match ends (1 if the referee refused the bot). A bot that raises
-in `act` is not rescued: the exception ends the process (the referee counts
-a crash) unless `catch_errors=True` is given, which plays the first legal
-action instead and prints the traceback to stderr.
+the exit status: 0 when the match ended, 1 if the referee refused the bot,
+the stream ended before the match did, or the bot failed. A bot that raises
+in `act` or a hook, or whose `act` returns something that is not an action
+or its text, is not rescued: the traceback is printed, the stream closes
+(the referee counts a crash) and `run` returns 1, unless
+`catch_errors=True` is given, which prints the traceback and plays on (the
+first legal action in place of `act`'s).
 """
 
 from arena.sdk.bot import Bot, Observation, run

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import os
 import sys
 import traceback
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import grpc
@@ -117,9 +119,42 @@ class Bot:
 
 
 def _reply(seq: int, choice: Action | str) -> pb.BotMessage:
+    """The Reply for `choice`; TypeError, naming `act`, for anything that is
+    neither an action nor its text (None, a number, an un-awaited coroutine
+    of an `async def act`), which the codec would fail on obscurely."""
     if isinstance(choice, str):
         return pb.BotMessage(reply=pb.Reply(seq=seq, text=choice))
+    if not isinstance(choice, Action):
+        if inspect.iscoroutine(choice):
+            choice.close()  # never awaited: say so here, not in a warning at exit
+            raise TypeError("act() must be a plain function (def, not async def): it returned a coroutine")
+        raise TypeError(f"act() must return one of obs.legal_actions or its text, "
+                        f"got {type(choice).__name__}: {choice!r:.60}")
     return pb.BotMessage(reply=pb.Reply(seq=seq, action=codec.action_to_pb(choice)))
+
+
+def _decide(bot: Bot, obs: Observation, catch_errors: bool) -> pb.BotMessage:
+    """The reply to one decision request: `act`'s choice, or with
+    `catch_errors` the first legal action when `act` raises or returns
+    something that is not an action."""
+    try:
+        return _reply(obs.seq, bot.act(obs))
+    except Exception:
+        if not catch_errors:
+            raise
+        traceback.print_exc()
+        return _reply(obs.seq, obs.legal_actions[0])
+
+
+def _hook(hook: Callable[[Any], None], arg: Any, catch_errors: bool) -> None:
+    """Call one of the bot's hooks; with `catch_errors` an exception in it is
+    printed and the match goes on, as for `act`."""
+    try:
+        hook(arg)
+    except Exception:
+        if not catch_errors:
+            raise
+        traceback.print_exc()
 
 
 def run(
@@ -149,6 +184,7 @@ async def _play(bot: Bot, address: str, token: str, catch_errors: bool) -> int:
         )
         call = play()
         status = 0
+        finished = False  # match_end (or a refusal) seen: the stream may end now
         try:
             await call.write(pb.BotMessage(hello=pb.Hello(
                 token=token, bot_name=bot.name, bot_version=bot.version,
@@ -161,40 +197,46 @@ async def _play(bot: Bot, address: str, token: str, catch_errors: bool) -> int:
                 body = msg.WhichOneof("body")
                 if body == "decision":
                     for event in msg.decision.events:  # events delivered with the request
-                        bot.on_event(event)
-                    obs = Observation(msg.decision)
-                    try:
-                        choice = bot.act(obs)
-                    except Exception:
-                        if not catch_errors:
-                            raise
-                        traceback.print_exc()
-                        choice = obs.legal_actions[0]
-                    await call.write(_reply(obs.seq, choice))
+                        _hook(bot.on_event, event, catch_errors)
+                    await call.write(_decide(bot, Observation(msg.decision), catch_errors))
                 elif body == "event":
-                    bot.on_event(msg.event)
+                    _hook(bot.on_event, msg.event, catch_errors)
                 elif body == "deal_result":
                     for event in msg.deal_result.events:  # the deal's last events, first
-                        bot.on_event(event)
-                    bot.on_deal_end(msg.deal_result)
+                        _hook(bot.on_event, event, catch_errors)
+                    _hook(bot.on_deal_end, msg.deal_result, catch_errors)
                 elif body == "match_start":
-                    bot.on_match_start(msg.match_start)
+                    _hook(bot.on_match_start, msg.match_start, catch_errors)
                 elif body == "match_end":
+                    finished = True
                     for event in msg.match_end.events:
-                        bot.on_event(event)
-                    bot.on_match_end(msg.match_end)
+                        _hook(bot.on_event, event, catch_errors)
+                    _hook(bot.on_match_end, msg.match_end, catch_errors)
                     break
                 elif body == "refused":
                     print(f"arena.sdk: refused by the referee: {msg.refused}", file=sys.stderr)
-                    status = 1
+                    finished, status = True, 1
                     break
+            if not finished:
+                print("arena.sdk: the stream ended before the match did", file=sys.stderr)
+                status = 1
             await call.done_writing()
         except grpc.aio.AioRpcError as exc:
-            if exc.code() not in (grpc.StatusCode.CANCELLED,):
+            if not (finished and exc.code() == grpc.StatusCode.CANCELLED):
                 print(f"arena.sdk: stream ended: {exc.code()}", file=sys.stderr)
                 status = 1
         except grpc.aio.UsageError:
-            pass  # the referee closed the stream first: nothing left to say
+            if not finished:  # written to a stream the referee had closed
+                print("arena.sdk: the referee closed the stream before the match ended",
+                      file=sys.stderr)
+                status = 1
+        except Exception:  # noqa: BLE001 - any error of the bot's own code ends its match
+            # The bot's own error (in act or a hook, without catch_errors). Its
+            # traceback goes out before the stream closes: the referee stops a
+            # bot whose stream is gone, and would cut the printing short.
+            traceback.print_exc()
+            sys.stderr.flush()
+            status = 1
         finally:
             call.cancel()
     return status

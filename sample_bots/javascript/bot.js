@@ -114,6 +114,7 @@ function main() {
         break;
       case 'refused':
         console.error(`refused by the referee: ${msg.refused}`);
+        process.exitCode = 1;
         stream.end();
         break;
       default:
@@ -122,11 +123,19 @@ function main() {
   });
   stream.on('error', (err) => {
     // The referee closing the stream after match end is not an error for us.
-    if (!finished) console.error(`stream error: ${err.message}`);
+    if (finished) return;
+    console.error(`stream error: ${err.message}`);
+    client.close();
+    process.exit(1); // at once: nothing more will come
   });
   stream.on('end', () => {
     client.close();
-    process.exit(0);
+    // 0 only for a match played to its end (refused: exitCode is already 1).
+    if (!finished && !process.exitCode) {
+      console.error('the stream ended before the match did');
+      process.exitCode = 1;
+    }
+    process.exit();
   });
   stream.write({
     hello: { token, bot_name: 'javascript', bot_version: '1.0.0', protocol_version: 2 },

@@ -100,3 +100,5 @@ def test_a_crashing_bot_fails_at_finish() -> None:
     fails = [line for line in lines if line.strip().startswith("FAIL")]
     # The referee sees either the exit or the stream closing first.
     assert len(fails) == 1 and "finish: the bot disconnected or crashed" in fails[0]
+    # It answered 3 requests and died on the 4th: that one is not "answered".
+    assert any("ok    answered 3 decisions in time" in line for line in lines), lines
