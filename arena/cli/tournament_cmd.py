@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import signal
 import sqlite3
 import sys
 from pathlib import Path
@@ -12,6 +13,10 @@ from typing import Annotated
 import typer
 
 tournament_app = typer.Typer(help="Tournaments: create, run, resume.", no_args_is_help=True)
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM to `arena tournament run`: handled as Ctrl-C (exit status 143)."""
 
 
 def _fail(message: str) -> typer.Exit:
@@ -77,10 +82,11 @@ def run(
     from arena.tournament.config import TournamentConfigError, load_config, seed_warning
     from arena.tournament.coordinator import TournamentError, check_field
     from arena.tournament.coordinator import run as run_tournament
-    from arena.tournament.executors import make_executor
+    from arena.tournament.executors import Executor, make_executor
     from arena.tournament.fingerprint import FingerprintError
     from arena.tournament.progress import Progress
     from arena.tournament.registry import RegistryError
+    from arena.tournament.runlock import RunLocked, exclusive_run
     from arena.tournament.store import Store, StoreError
 
     try:
@@ -95,6 +101,26 @@ def run(
     workers = concurrency if concurrency is not None else config.concurrency
     pin = cpu_slots if cpu_slots is not None else config.cpu_slots
     progress: Progress | None = None
+    made: list[Executor] = []
+
+    def executor() -> Executor:
+        made.append(make_executor(kind, workers, address, quiet=quiet, pin_cpus=pin))
+        return made[-1]
+
+    def on_sigterm(signum: int, frame: object) -> None:
+        # As Ctrl-C (which signals the workers too): the workers stop their
+        # matches' bots and exit; finished matches are stored.
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        for ex in made:
+            stop = getattr(ex, "terminate_workers", None)
+            if stop is not None:
+                stop()
+        raise _Terminated
+
+    try:
+        previous: object = signal.signal(signal.SIGTERM, on_sigterm)
+    except ValueError:  # not the main thread (called from other code): no handler
+        previous = None
 
     def on_progress(done: int, total: int, leader: str) -> None:
         nonlocal progress
@@ -105,19 +131,22 @@ def run(
     try:
         if not config.store_path.exists():
             check_field(config, None)  # before the store exists: a bad field stores nothing
-        with Store(config.store_path) as store:
+        # One run per folder, held before the store is opened (arena/tournament/runlock.py).
+        with exclusive_run(config.root), Store(config.store_path) as store:
             summary = run_tournament(
                 config, store,
-                lambda: make_executor(kind, workers, address, quiet=quiet, pin_cpus=pin),
-                on_progress)
-    except (TournamentError, RegistryError, StoreError, FingerprintError) as exc:
+                executor, on_progress)
+    except (TournamentError, RegistryError, StoreError, FingerprintError, RunLocked) as exc:
         raise _fail(str(exc)) from None
     except sqlite3.DatabaseError as exc:  # damage found past the store's header
         raise _fail(f"{config.store_path}: not a usable tournament store: {exc}") from None
-    except KeyboardInterrupt:
-        typer.echo("\ninterrupted: finished matches are stored; run again to resume", err=True)
-        raise typer.Exit(130) from None
+    except KeyboardInterrupt as exc:
+        what, code = ("terminated", 143) if isinstance(exc, _Terminated) else ("interrupted", 130)
+        typer.echo(f"\n{what}: finished matches are stored; run again to resume", err=True)
+        raise typer.Exit(code) from None
     finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)  # type: ignore[arg-type]
         if progress is not None:
             progress.close()
     # After the run, not before: a refused run prints its one error line only.

@@ -18,6 +18,7 @@ rebuilds the exact game; `check` compares its totals with the recorded ones.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -33,14 +34,18 @@ class ReplayError(ValueError):
 
 
 class ReplayWriter:
-    """Appends records to a replay file; a no-op when `path` is ""."""
+    """Appends records to a replay file; a no-op when `path` is "".
+
+    The records go to `path + ".part"`, which replaces `path` when the
+    writer is closed: a match played again (a resumed tournament) never
+    leaves a cut or mixed replay where a whole one was."""
 
     def __init__(self, path: str) -> None:
         self.path = path
         self._fh: IO[str] | None = None
         if path:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-            self._fh = open(path, "w", encoding="utf-8")  # noqa: SIM115 - open for the whole match
+            self._fh = open(path + ".part", "w", encoding="utf-8")  # noqa: SIM115 - open for the whole match
 
     @property
     def active(self) -> bool:
@@ -55,6 +60,7 @@ class ReplayWriter:
         if self._fh is not None:
             self._fh.close()
             self._fh = None
+            os.replace(self.path + ".part", self.path)
 
 
 def _jsonable(value: Any) -> Any:

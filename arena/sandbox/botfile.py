@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+_VERSION = re.compile(r"^[A-Za-z0-9_.+#-]{1,32}$")  # version and language
 _KNOWN_KEYS = frozenset({"name", "version", "language", "run", "image", "description"})
 # Files never part of a bot's identity (build output, caches, VCS).
 _IGNORED_DIRS = frozenset({"__pycache__", ".git", ".mypy_cache", ".pytest_cache"})
@@ -88,7 +89,14 @@ def load_bot(folder: str | os.PathLike[str]) -> BotSpec:
     if not _NAME.match(name):
         raise BotFileError(f"{toml_path}: key 'name' = {name!r} may use only letters, digits, _ . -")
     version = text("version", True, 32)
+    # Shown in leaderboards (Markdown, CSV, HTML) and logs: plain tokens only.
+    if not _VERSION.match(version):
+        raise BotFileError(f"{toml_path}: key 'version' = {version!r} may use only letters, "
+                           "digits, _ . + # -")
     language = text("language", True, 32)
+    if not _VERSION.match(language):
+        raise BotFileError(f"{toml_path}: key 'language' = {language!r} may use only letters, "
+                           "digits, _ . + # -")
     image = text("image", False, 200)
     description = text("description", False, 2000)
 

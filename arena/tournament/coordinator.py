@@ -119,7 +119,10 @@ def run(
     executor_factory: Callable[[], Executor],
     on_progress: Callable[[int, int, str], None] | None = None,
 ) -> RunSummary:
-    """Play every planned match that is not finished; returns a summary."""
+    """Play every planned match that is not finished; returns a summary.
+    One run per tournament at a time: the caller holds
+    `runlock.exclusive_run(config.root)` (the CLI does, before it opens the
+    store)."""
     field = prepare(config, store)
     store.reset_running()
     wanted = {m.match_id for m in field.plan}

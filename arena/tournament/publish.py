@@ -48,13 +48,28 @@ def to_markdown(table: Table) -> str:
     lines.append("|" + "|".join("---:" if k not in ("bot", "version", "sandbox") else "---"
                                 for k, _ in COLUMNS) + "|")
     for row in table.rows:
-        lines.append("| " + " | ".join(cell(row, k).replace("|", "\\|") for k, _ in COLUMNS)
-                     + " |")
+        lines.append("| " + " | ".join(_md(cell(row, k)) for k, _ in COLUMNS) + " |")
     lines += ["", _footnote()]
     if table.retired:
         lines += ["", "Earlier versions (results kept apart, not rated above):", ""]
-        lines += [f"- {bot} {version}: {n} matches" for bot, version, n in table.retired]
+        lines += [f"- {_md(bot)} {_md(version)}: {n} matches" for bot, version, n in table.retired]
     return "\n".join(lines) + "\n"
+
+
+def _md(text: str) -> str:
+    """Text a bot supplied, as one inert Markdown table cell: no raw HTML, no
+    cell break, no line break (bot.toml limits these fields; stores written
+    before it did may hold anything)."""
+    text = " ".join(text.split())
+    return html.escape(text, quote=False).replace("|", "\\|")
+
+
+def _csv_cell(value: object) -> object:
+    """A cell a spreadsheet will not run as a formula (a leading = + - @ makes
+    one); numbers stay numbers."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
 
 
 def to_json(table: Table) -> str:
@@ -76,7 +91,7 @@ def to_csv(table: Table) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(keys)
     for row in table.rows:
-        writer.writerow([getattr(row, k) for k in keys])
+        writer.writerow([_csv_cell(getattr(row, k)) for k in keys])
     return out.getvalue()
 
 

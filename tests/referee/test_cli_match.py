@@ -43,6 +43,19 @@ def test_bad_input_is_one_clear_line_and_exit_2(args: list[str], message: str) -
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err + out
 
 
+@pytest.mark.parametrize(("key", "value"), [("version", "1\\n<script>"), ("language", "=cmd|calc"),
+                                          ("version", "1 beta")])
+def test_version_and_language_are_plain_tokens(tmp_path: Path, key: str, value: str) -> None:
+    """They are shown in leaderboards (Markdown, CSV, HTML) and logs."""
+    fields = {"version": "1", "language": "python", key: value}
+    (tmp_path / "bot.toml").write_text(
+        f'name = "x"\nversion = "{fields["version"]}"\nlanguage = "{fields["language"]}"\n'
+        'run = "python3 bot.py"\n')
+    code, _, err = _run("play", str(tmp_path), RANDOM, RANDOM)
+    assert code == 2 and f"key '{key}'" in err and "may use only letters" in err, err
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_broken_bot_toml_is_refused(tmp_path: Path) -> None:
     (tmp_path / "bot.toml").write_text('name = "x"\nversion = "1"\nlanguage = "py"\ncolour = 3\n')
     code, _, err = _run("play", str(tmp_path), RANDOM, RANDOM)

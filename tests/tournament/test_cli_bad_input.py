@@ -3,6 +3,7 @@ exit status 2, and the stored results untouched."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -136,3 +137,18 @@ def test_new_and_publish_check_their_paths(tmp_path: Path) -> None:
     refused(cli("leaderboard", "publish", folder, "--out", a_file), "cannot write the leaderboard")
     refused(cli("leaderboard", "publish", folder, "--out", "/proc/arena-no-such"),
             "cannot write the leaderboard")
+
+
+def test_a_second_run_on_the_same_folder_is_refused(tmp_path: Path) -> None:
+    """Two runs would reset and replay each other's matches (and write one
+    replay file twice): the folder is locked for the whole run."""
+    from arena.tournament.runlock import exclusive_run
+
+    bots = [random_bot(tmp_path, n) for n in ("rb", "rc", "rd")]
+    folder = tmp_path / "t"
+    write(folder, bots)
+    with exclusive_run(folder):  # this test process plays the first run
+        second = cli("tournament", "run", folder)
+    refused(second, "another `arena tournament run` is playing this tournament (pid ")
+    assert f"(pid {os.getpid()})" in second.stderr
+    assert not (folder / "tournament.sqlite").exists()

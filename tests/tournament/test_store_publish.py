@@ -90,9 +90,44 @@ def test_publish_writes_four_formats(tmp_path: Path) -> None:
         (tmp_path / "out" / f).read_bytes() == (tmp_path / "again" / f).read_bytes() for f in FILES)
 
 
+def test_bot_supplied_text_is_inert_in_markdown_and_csv(tmp_path: Path) -> None:
+    """Stores written before bot.toml limited `version` may hold anything: no
+    raw HTML, no broken table row, no spreadsheet formula."""
+    from dataclasses import replace
+
+    evil = replace(row(1, "x"), version="=1+2|a\n<script>x</script>")
+    table = Table(name="t", rules={"preset": "standard"}, duplicate_sets=1, planned=6, finished=6,
+                  rows=(evil,), retired=(("y", "<b>2</b>\n# x", 3),))
+    publish(table, tmp_path / "out")
+    md = (tmp_path / "out" / "leaderboard.md").read_text()
+    assert "<script>" not in md and "<b>" not in md
+    assert "| =1+2\\|a &lt;script&gt;x&lt;/script&gt; |" in md
+    assert "- y &lt;b&gt;2&lt;/b&gt; # x: 3 matches" in md
+    rows = [line for line in md.splitlines() if line.startswith("| 1 |")]
+    assert len(rows) == 1 and rows[0].endswith("| bwrap |")
+    import csv
+    cells = list(csv.reader((tmp_path / "out" / "leaderboard.csv").read_text().splitlines()))
+    assert cells[1][cells[0].index("version")].startswith("'=1+2")
+
+
 def test_progress_line() -> None:
     assert format_duration(3725) == "1:02:05" and format_duration(65) == "1:05"
     line = render(12, 48, 10.0, 216.0, "greedy (30.1)")
     assert "12/48 matches" in line and "10.0/min" in line and "ETA 3:36" in line
     assert line.endswith("leader: greedy (30.1)")
     assert "ETA --:--" in render(0, 48, 0.0, None, "")
+
+
+def test_a_replay_replaces_the_old_one_only_when_complete(tmp_path: Path) -> None:
+    """A match played again (a resumed tournament) writes beside the old
+    replay and replaces it when done: never a cut or mixed file in its place."""
+    from arena.referee.replay import ReplayWriter
+
+    path = tmp_path / "m.jsonl"
+    path.write_text('{"type":"header","old":true}\n')
+    writer = ReplayWriter(str(path))
+    writer.write({"type": "header", "new": True})
+    assert path.read_text() == '{"type":"header","old":true}\n'  # untouched while it plays
+    writer.close()
+    assert path.read_text() == '{"type":"header","new":true}\n'
+    assert not (tmp_path / "m.jsonl.part").exists()

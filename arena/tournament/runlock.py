@@ -1,0 +1,41 @@
+"""One `arena tournament run` per tournament folder at a time.
+
+Two runs on one folder would each reset the other's running matches and
+play them again: double the load (timeouts a busy machine then stores as
+bot faults) and two matches writing one replay file. An exclusive
+`flock` on a file in the folder, held for the whole run, refuses the
+second run. The kernel drops the lock when the process dies, however it
+dies, so a killed run never leaves a stale lock behind.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+LOCK_NAME = ".run.lock"
+
+
+class RunLocked(RuntimeError):
+    """Another run holds the folder."""
+
+
+@contextmanager
+def exclusive_run(folder: str | os.PathLike[str]) -> Iterator[None]:
+    path = Path(folder) / LOCK_NAME
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "another process"
+            raise RunLocked(f"{folder}: another `arena tournament run` is playing this "
+                            f"tournament (pid {holder}); wait for it, or stop it and run again") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
