@@ -8,10 +8,12 @@ completion order; the coordinator makes the outcome independent of it.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -73,6 +75,63 @@ def _take_slot(slots: Any) -> None:
     cpus.pin(slots.get())
 
 
+def _start_worker(parent: int, slots: Any = None) -> None:
+    """Local pool worker initializer: take the next free CPU slot (if slots
+    are on), leave when the coordinator is gone (a killed coordinator never
+    shuts its pool down: an orphan would wait forever), and on SIGTERM (what
+    a broken pool sends its other workers) stop the match's bots and leave."""
+    if slots is not None:
+        _take_slot(slots)
+    _exit_with_parent(parent)
+    signal.signal(signal.SIGTERM, _on_sigterm)
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    if not _children():
+        os._exit(1)  # no match running: nothing to stop
+    threading.Thread(target=_leave, name="arena-leave", daemon=True).start()
+
+
+# How long a match being torn down (SIGINT in the worker: the referee stops
+# its bots as on Ctrl-C) may take before what is left is killed outright.
+TEARDOWN_GRACE = 10.0
+
+
+def _children() -> list[int]:
+    """Live children of this process, from /proc: the bots of the match it
+    plays (each leads a process group of its own)."""
+    me = str(os.getpid())
+    found: list[int] = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 1 and fields[1] == me and fields[0] != "Z":
+            found.append(int(entry))
+    return found
+
+
+def _leave() -> None:
+    """Exit this worker process, stopping its match's bots first: SIGINT to
+    the main thread (the referee's asyncio.run cancels the match, whose
+    teardown stops the bots); whatever still runs after TEARDOWN_GRACE is
+    killed. Called from a thread."""
+    if _children():
+        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+        end = time.monotonic() + TEARDOWN_GRACE
+        while _children() and time.monotonic() < end:
+            time.sleep(0.1)
+        for pid in _children():
+            for kill in (os.killpg, os.kill):
+                with contextlib.suppress(OSError):
+                    kill(pid, signal.SIGKILL)
+    os._exit(1)
+
+
 class LocalPool:
     """A pool of fresh worker processes (spawn: no state inherited from the
     coordinator), each on a CPU slot of its own (arena.tournament.cpus)
@@ -81,19 +140,37 @@ class LocalPool:
     def __init__(self, workers: int, runner: Runner | None = None, pin_cpus: bool = True) -> None:
         self.workers = workers if workers > 0 else cores()
         self._runner = runner or default_runner()
-        context = multiprocessing.get_context("spawn")
-        slots = cpus.slots(self.workers) if pin_cpus else []
-        initializer: Callable[..., None] | None = None
-        initargs: tuple[Any, ...] = ()
-        if slots:
+        self._context = multiprocessing.get_context("spawn")
+        self._slots = cpus.slots(self.workers) if pin_cpus else []
+        self._generation = 0
+        self._pool = self._new_pool()
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        queue: Any = None
+        if self._slots:
             # Each worker takes one slot as it starts (the pool starts exactly
-            # `workers` processes and does not replace them).
-            queue: Any = context.Queue()
-            for slot in slots:
+            # `workers` processes and does not replace them; a broken pool is
+            # replaced whole, with fresh slots).
+            queue = self._context.Queue()
+            for slot in self._slots:
                 queue.put(slot)
-            initializer, initargs = _take_slot, (queue,)
-        self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context,
-                                         initializer=initializer, initargs=initargs)
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=self._context,
+                                   initializer=_start_worker, initargs=(os.getpid(), queue))
+
+    def _replace_pool(self) -> None:
+        """A worker died (killed, or crashed hard): the pool is broken and has
+        failed every match it held; go on with a new one."""
+        log.info("a local pool worker died; its matches failed, starting new workers")
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._generation += 1
+        self._pool = self._new_pool()
+
+    def _submit(self, spec: MatchSpec) -> Future[MatchResult]:
+        try:
+            return self._pool.submit(self._runner, spec)
+        except BrokenProcessPool:
+            self._replace_pool()
+            return self._pool.submit(self._runner, spec)
 
     def warm(self) -> None:
         """Start every worker process and import the runner there."""
@@ -104,7 +181,9 @@ class LocalPool:
 
     def play(self, specs: Iterable[MatchSpec]) -> Iterator[Outcome]:
         # Keep a small window in flight so memory stays flat on big tournaments.
-        pending: dict[Future[MatchResult], str] = {}
+        # A dead worker breaks the whole pool: its matches in flight fail
+        # (reported, played again on the next run) and a new pool goes on.
+        pending: dict[Future[MatchResult], tuple[str, int]] = {}
         source = iter(specs)
         window = 2 * self.workers
         exhausted = False
@@ -114,17 +193,32 @@ class LocalPool:
                 if spec is None:
                     exhausted = True
                     break
-                pending[self._pool.submit(self._runner, spec)] = spec.match_id
+                future = self._submit(spec)
+                pending[future] = (spec.match_id, self._generation)
             if not pending:
                 return
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            broken = False
             for future in sorted(done, key=lambda f: pending[f]):
-                match_id = pending.pop(future)
+                match_id, generation = pending.pop(future)
                 exc = future.exception()
                 if exc is None:
                     yield Outcome(match_id, future.result())
                 else:
+                    if isinstance(exc, BrokenProcessPool):
+                        broken |= generation == self._generation
+                        exc = BrokenProcessPool("a pool worker process died (killed, or "
+                                                "crashed hard) while the match was in flight")
                     yield Outcome(match_id, None, _error_text(exc))
+            if broken:
+                self._replace_pool()
+
+    def terminate_workers(self) -> None:
+        """SIGTERM to every worker (the coordinator is being terminated): each
+        stops the bots of its match and exits (_start_worker)."""
+        for pid in list(getattr(self._pool, "_processes", None) or ()):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGTERM)
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
@@ -175,12 +269,14 @@ def _close_match_process(wait: bool = True) -> None:
 
 
 def _exit_with_parent(parent: int) -> None:
-    """In the match process: leave when the worker is gone (a worker that is
-    killed never shuts its pool down; an orphan would wait forever)."""
+    """In a pool's worker process (the Dask worker's match process, a local
+    pool worker): leave when `parent` is gone (a parent that is killed never
+    shuts its pool down; an orphan would wait forever), stopping the bots of
+    the match being played (_leave)."""
     def watch() -> None:
         while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
+            time.sleep(0.5)
+        _leave()
 
     threading.Thread(target=watch, name="exit-with-worker", daemon=True).start()
 

@@ -1,0 +1,182 @@
+"""The local pool's worker processes through the real `arena` CLI: they do
+not outlive a killed run, and a killed worker fails only its matches."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
+PLANNED = 24  # 4 bots: 4 tables x 6 seat orders
+FAILED = "match failed (will be retried on the next run): "
+
+
+def write_tournament(tmp: Path) -> Path:
+    field = [ROOT / "sample_bots" / "greedy", ROOT / "sample_bots" / "random"]
+    for name in ("random_b", "random_c"):
+        folder = tmp / name
+        shutil.copytree(ROOT / "tournaments" / "sample" / "random_b", folder)
+        toml = folder / "bot.toml"
+        toml.write_text(toml.read_text().replace('"random_b"', f'"{name}"'))
+        field.append(folder)
+    folder = tmp / "t"
+    folder.mkdir()
+    listed = ", ".join(f'"{p}"' for p in field)
+    (folder / "tournament.toml").write_text(
+        f'name = "pool"\nseed = {2**50 + 7}\nsandbox = "process"\nreplays = false\n'
+        f'bootstrap = 5\nconcurrency = 2\nbots = [{listed}]\n'
+        f'[rules]\ntarget = 500\nmax_deals = 2\n')
+    return folder
+
+
+def start(folder: Path, tmp: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([*CLI, "tournament", "run", str(folder), "--quiet"], cwd=ROOT,
+                            stdout=(tmp / "out").open("wb"), stderr=(tmp / "err").open("wb"),
+                            start_new_session=True)
+
+
+def count(folder: Path, status: str) -> int:
+    try:
+        with sqlite3.connect(folder / "tournament.sqlite", timeout=5) as db:
+            return db.execute("SELECT COUNT(*) FROM matches WHERE status=?",
+                              (status,)).fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0
+
+
+def stat(pid: int) -> tuple[str, int, str] | None:
+    """(state, ppid, start time) of a live process, None once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return None if fields[0] in ("Z", "X") else (fields[0], int(fields[1]), fields[19])
+
+
+def children(pid: int) -> dict[int, str]:
+    """Live children of `pid` (pid -> start time, against pid reuse)."""
+    out = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            info = stat(int(entry.name))
+            if info is not None and info[1] == pid:
+                out[int(entry.name)] = info[2]
+    return out
+
+
+def alive(pids: dict[int, str]) -> list[int]:
+    return [p for p, started in pids.items() if (s := stat(p)) is not None and s[2] == started]
+
+
+def workers(pid: int) -> dict[int, str]:
+    """The pool's spawn workers among the children of `pid` (not the resource tracker)."""
+    out = {}
+    for child, started in children(pid).items():
+        try:
+            cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"spawn_main" in cmdline and b"resource_tracker" not in cmdline:
+            out[child] = started
+    return out
+
+
+def wait_for(condition, proc: subprocess.Popen[bytes], timeout: float = 300.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert proc.poll() is None, "the run ended too early"
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def rerun_finishes_the_rest(folder: Path) -> None:
+    left = PLANNED - count(folder, "finished")
+    assert left > 0
+    run = subprocess.run([*CLI, "tournament", "run", str(folder)], capture_output=True,
+                         text=True, cwd=ROOT, check=False, timeout=600)
+    assert run.returncode == 0, run.stderr + run.stdout
+    assert f"{PLANNED}/{PLANNED} matches finished ({left} played now, 0 failed)" in run.stdout
+    assert count(folder, "finished") == PLANNED
+
+
+@pytest.mark.slow
+def test_sigkilled_run_leaves_no_worker_behind_and_resumes(tmp_path: Path) -> None:
+    folder = write_tournament(tmp_path)
+    proc = start(folder, tmp_path)
+    left: dict[int, str] = {}
+    try:
+        # Mid-run: a match finished, the workers are playing the next ones.
+        wait_for(lambda: count(folder, "finished") >= 2 and len(workers(proc.pid)) == 2, proc)
+        left = children(proc.pid)  # the workers and the resource tracker
+        for worker in workers(proc.pid):
+            left |= children(worker)  # the bots of the matches being played
+        assert len(left) > 3
+        os.kill(proc.pid, signal.SIGKILL)  # the CLI only, as the OOM killer would
+        proc.wait()
+        deadline = time.monotonic() + 20
+        while alive(left) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not alive(left), [Path(f"/proc/{p}/cmdline").read_bytes() for p in alive(left)]
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        for pid in alive(left):
+            os.kill(pid, signal.SIGKILL)
+    assert count(folder, "finished") < PLANNED
+    rerun_finishes_the_rest(folder)
+
+
+@pytest.mark.slow
+def test_sigterm_is_handled_as_ctrl_c(tmp_path: Path) -> None:
+    folder = write_tournament(tmp_path)
+    proc = start(folder, tmp_path)
+    left: dict[int, str] = {}
+    try:
+        wait_for(lambda: count(folder, "finished") >= 2 and len(workers(proc.pid)) == 2, proc)
+        left = children(proc.pid)
+        os.kill(proc.pid, signal.SIGTERM)
+        assert proc.wait(timeout=60) == 143
+        deadline = time.monotonic() + 20
+        while alive(left) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not alive(left)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        for pid in alive(left):
+            os.kill(pid, signal.SIGKILL)
+    err = (tmp_path / "err").read_text()
+    assert err.strip() == "terminated: finished matches are stored; run again to resume", err
+    rerun_finishes_the_rest(folder)
+
+
+@pytest.mark.slow
+def test_a_killed_worker_fails_its_matches_only(tmp_path: Path) -> None:
+    folder = write_tournament(tmp_path)
+    proc = start(folder, tmp_path)
+    try:
+        wait_for(lambda: count(folder, "finished") >= 2 and len(workers(proc.pid)) == 2, proc)
+        os.kill(min(workers(proc.pid)), signal.SIGKILL)
+        proc.wait(timeout=600)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    err = (tmp_path / "err").read_text()
+    assert proc.returncode == 1, err
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    # The run went on with new workers: only the matches in flight failed.
+    assert 1 <= len(lines) <= 4 and all(line.startswith(FAILED) for line in lines), err
+    assert all("worker process died" in line for line in lines), err
+    assert count(folder, "failed") == len(lines) and count(folder, "running") == 0
+    assert count(folder, "finished") == PLANNED - len(lines)
+    rerun_finishes_the_rest(folder)
