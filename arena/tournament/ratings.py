@@ -100,17 +100,49 @@ def ranks_by(ratings: dict[int, Rating]) -> dict[int, int]:
     return {p: i + 1 for i, p in enumerate(order)}
 
 
+# Ratings closer than this (half the 0.01 the leaderboard shows) are a tie:
+# TrueSkill's iterative solver leaves bots with identical results a few
+# 1e-5 apart.
+TIE = 0.005
+
+
+def rank_spans(ratings: dict[int, Rating]) -> dict[int, tuple[int, int]]:
+    """Each bot's ranks as (best, worst): bots rated alike (within TIE) share
+    the span of their places instead of being split by id."""
+    order = sorted(ratings, key=lambda p: (-ratings[p].conservative, -ratings[p].mu, p))
+
+    def alike(a: int, b: int) -> bool:
+        return (abs(ratings[a].conservative - ratings[b].conservative) < TIE
+                and abs(ratings[a].mu - ratings[b].mu) < TIE)
+
+    spans: dict[int, tuple[int, int]] = {}
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and alike(order[j + 1], order[j]):
+            j += 1
+        for p in order[i:j + 1]:
+            spans[p] = (i + 1, j + 1)
+        i = j + 1
+    return spans
+
+
 def bootstrap_rank_intervals(
     matches: Sequence[RatedMatch], players: Sequence[int], samples: int, seed: int,
 ) -> dict[int, tuple[int, int]]:
     """A 95% interval for each bot's rank: resample the duplicate sets with
-    replacement, rate each resample, take the 2.5% and 97.5% rank quantiles."""
-    if samples <= 0 or not matches:
-        ranks = ranks_by(rate(matches, players)[0])
-        return {p: (ranks[p], ranks[p]) for p in players}
+    replacement, rate each resample, take the 2.5% and 97.5% rank quantiles.
+    Bots tied in a resample count with every rank they share. With fewer than
+    two duplicate sets to resample there is no interval to estimate: every
+    rank is possible (1 to n), rather than a point that looks certain."""
     units: dict[Hashable, list[RatedMatch]] = {}
     for m in sorted(matches, key=lambda m: m.match_id):
         units.setdefault(m.unit, []).append(m)
+    if samples <= 0 or not matches:
+        spans = rank_spans(rate(matches, players)[0])
+        return {p: spans[p] for p in players}
+    if len(units) < 2:
+        return {p: (1, len(players)) for p in players}
     keys = sorted(units, key=repr)
     rng = random.Random(seed)
     seen: dict[int, list[int]] = {p: [] for p in players}
@@ -121,9 +153,9 @@ def bootstrap_rank_intervals(
         for index in chosen:
             for m in units[keys[index]]:
                 _apply(env, current, m.players, m.places)
-        ranks = ranks_by({p: Rating(r.mu, r.sigma) for p, r in current.items()})
+        spans = rank_spans({p: Rating(r.mu, r.sigma) for p, r in current.items()})
         for p in players:
-            seen[p].append(ranks[p])
+            seen[p].extend(spans[p])
     return {p: rank_quantiles(values) for p, values in seen.items()}
 
 

@@ -11,6 +11,7 @@ from arena.tournament.ratings import (
     RatedMatch,
     bootstrap_rank_intervals,
     rank_quantiles,
+    rank_spans,
     ranks_by,
     rate,
 )
@@ -60,6 +61,19 @@ def test_bootstrap_interval_is_narrow_for_clear_gaps_and_wide_for_equals() -> No
     wide = bootstrap_rank_intervals(equal, [1, 2, 3, 4], samples=30, seed=1)
     assert any(hi - lo >= 2 for lo, hi in wide.values())
     assert bootstrap_rank_intervals(equal, [1, 2, 3, 4], 30, 1) == wide  # seeded
+
+
+def test_one_duplicate_set_gives_no_interval_and_ties_share_their_ranks() -> None:
+    """One unit to resample is no bootstrap: every rank stays possible rather
+    than a point that looks certain. Bots rated exactly alike share ranks."""
+    one = [RatedMatch(f"m{i}", 0, (1, 2, 3), (1, 2, 3)) for i in range(6)]
+    assert bootstrap_rank_intervals(one, [1, 2, 3], samples=30, seed=1) == {
+        1: (1, 3), 2: (1, 3), 3: (1, 3)}
+    # 2 and 3 always share last place: alike in every resample.
+    tied = [RatedMatch(f"m{i}", i % 3, (1, 2, 3), (1, 2, 2)) for i in range(9)]
+    intervals = bootstrap_rank_intervals(tied, [1, 2, 3], samples=30, seed=1)
+    assert intervals[1] == (1, 1) and intervals[2] == intervals[3] == (2, 3)
+    assert rank_spans(rate(tied, [1, 2, 3])[0]) == {1: (1, 1), 2: (2, 3), 3: (2, 3)}
 
 
 def test_rank_quantiles() -> None:
