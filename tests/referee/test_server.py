@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import tempfile
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import grpc
 import pytest
@@ -42,42 +43,50 @@ async def _hello(
     return call, reader, None if first is grpc.aio.EOF else first  # type: ignore[return-value]
 
 
+@contextlib.asynccontextmanager
+async def _serving(transport: str = "unix") -> AsyncIterator[tuple[RefereeService, list[Seat], str]]:
+    """A referee server for three seats (tokens token-0..2); closes every
+    channel the test opened and stops the server afterwards."""
+    seats = [Seat(i, BOT, f"token-{i}", TimeControl()) for i in range(3)]
+    service = RefereeService(seats)
+    with tempfile.TemporaryDirectory() as tmp:
+        server, address = await start_server(service, transport, tmp)
+        try:
+            yield service, seats, address
+        finally:
+            for channel in CHANNELS:
+                await channel.close()
+            CHANNELS.clear()
+            await stop_server(server, seats)
+
+
 @pytest.mark.parametrize("transport", ["unix", "tcp"])
 def test_tokens_are_single_use_and_strangers_are_refused(transport: str) -> None:
     async def scenario() -> None:
-        seats = [Seat(i, BOT, f"token-{i}", TimeControl()) for i in range(3)]
-        service = RefereeService(seats)
-        with tempfile.TemporaryDirectory() as tmp:
-            server, address = await start_server(service, transport, tmp)
+        async with _serving(transport) as (service, seats, address):
             if transport == "unix":
-                assert address == f"unix:{Path(tmp) / 'referee.sock'}"
+                assert address.startswith("unix:") and address.endswith("/referee.sock")
             else:
                 assert address.startswith("127.0.0.1:")
-            try:
-                _, _, wrong = await _hello(address, "nope")
-                assert wrong is not None and "unknown token" in wrong.refused
-                assert not any(s.claimed for s in seats)
+            _, _, wrong = await _hello(address, "nope")
+            assert wrong is not None and "unknown token" in wrong.refused
+            assert not any(s.claimed for s in seats)
 
-                call1, read1, answer = await _hello(address, "token-1")
-                assert answer is None
-                await asyncio.wait_for(seats[1].connected.wait(), 2)
-                assert seats[1].claimed and seats[1].alive
+            call1, read1, answer = await _hello(address, "token-1")
+            assert answer is None
+            await asyncio.wait_for(seats[1].connected.wait(), 2)
+            assert seats[1].claimed and seats[1].alive
 
-                _, _, again = await _hello(address, "token-1")
-                assert again is not None and "already connected" in again.refused
-                assert seats[1].alive  # the thief changed nothing
+            _, _, again = await _hello(address, "token-1")
+            assert again is not None and "already connected" in again.refused
+            assert seats[1].alive  # the thief changed nothing
 
-                await seats[1].send(pb.RefereeMessage(refused="bye").SerializeToString())
-                got = await read1
-                assert got.refused == "bye"
-                assert [r.reason for r in service.refusals] == [
-                    "unknown token", "seat 1 is already connected (token used before)"]
-                call1.cancel()
-            finally:
-                for channel in CHANNELS:
-                    await channel.close()
-                CHANNELS.clear()
-                await stop_server(server, seats)
+            await seats[1].send(pb.RefereeMessage(refused="bye").SerializeToString())
+            got = await read1
+            assert got.refused == "bye"
+            assert [r.reason for r in service.refusals] == [
+                "unknown token", "seat 1 is already connected (token used before)"]
+            call1.cancel()
 
     asyncio.run(scenario())
 
@@ -100,33 +109,24 @@ def test_silent_streams_are_closed_in_time_and_capped(monkeypatch: pytest.Monkey
     monkeypatch.setattr(server_module, "UNCLAIMED_LIMIT", 2)
 
     async def scenario() -> None:
-        seats = [Seat(i, BOT, f"token-{i}", TimeControl()) for i in range(3)]
-        service = RefereeService(seats)
-        with tempfile.TemporaryDirectory() as tmp:
-            server, address = await start_server(service, "unix", tmp)
-            try:
-                silent = [await _open_silent(address) for _ in range(2)]
-                # The server must have taken both before the third arrives.
-                for _ in range(100):
-                    if service.unclaimed == 2:
-                        break
-                    await asyncio.sleep(0.01)
-                assert service.unclaimed == 2
-                _, third = await _open_silent(address)
-                first_answer = await asyncio.wait_for(third, 2)
-                assert "too many connections waiting" in first_answer.refused  # type: ignore[attr-defined]
-                for _, reader in silent:
-                    answer = await asyncio.wait_for(reader, 3)
-                    assert "no Hello within 0.5s" in answer.refused  # type: ignore[attr-defined]
-                assert service.unclaimed == 0
-                _, _, answer = await _hello(address, "token-0")
-                assert answer is None and seats[0].claimed
-                assert service.refused_total == 3
-            finally:
-                for channel in CHANNELS:
-                    await channel.close()
-                CHANNELS.clear()
-                await stop_server(server, seats)
+        async with _serving() as (service, seats, address):
+            silent = [await _open_silent(address) for _ in range(2)]
+            # The server must have taken both before the third arrives.
+            for _ in range(100):
+                if service.unclaimed == 2:
+                    break
+                await asyncio.sleep(0.01)
+            assert service.unclaimed == 2
+            _, third = await _open_silent(address)
+            first_answer = await asyncio.wait_for(third, 2)
+            assert "too many connections waiting" in first_answer.refused  # type: ignore[attr-defined]
+            for _, reader in silent:
+                answer = await asyncio.wait_for(reader, 3)
+                assert "no Hello within 0.5s" in answer.refused  # type: ignore[attr-defined]
+            assert service.unclaimed == 0
+            _, _, answer = await _hello(address, "token-0")
+            assert answer is None and seats[0].claimed
+            assert service.refused_total == 3
 
     asyncio.run(scenario())
 
@@ -135,22 +135,13 @@ def test_refusal_spam_is_counted_not_kept(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(server_module, "REFUSALS_KEPT", 3)
 
     async def scenario() -> None:
-        seats = [Seat(i, BOT, f"token-{i}", TimeControl()) for i in range(3)]
-        service = RefereeService(seats)
-        with tempfile.TemporaryDirectory() as tmp:
-            server, address = await start_server(service, "unix", tmp)
-            try:
-                for i in range(7):
-                    _, _, wrong = await _hello(address, f"guess-{i}")
-                    assert wrong is not None and "unknown token" in wrong.refused
-                assert service.refused_total == 7
-                assert [r.reason for r in service.refusals] == ["unknown token"] * 3
-                assert not any(s.claimed for s in seats)
-            finally:
-                for channel in CHANNELS:
-                    await channel.close()
-                CHANNELS.clear()
-                await stop_server(server, seats)
+        async with _serving() as (service, seats, address):
+            for i in range(7):
+                _, _, wrong = await _hello(address, f"guess-{i}")
+                assert wrong is not None and "unknown token" in wrong.refused
+            assert service.refused_total == 7
+            assert [r.reason for r in service.refusals] == ["unknown token"] * 3
+            assert not any(s.claimed for s in seats)
 
     asyncio.run(scenario())
 
@@ -159,26 +150,17 @@ def test_oversized_messages_are_dropped_on_arrival() -> None:
     """Only the size of a message over the limit is kept: a bot cannot park
     up to a megabyte per message in the referee's inbox."""
     async def scenario() -> None:
-        seats = [Seat(i, BOT, f"token-{i}", TimeControl()) for i in range(3)]
-        service = RefereeService(seats)
-        with tempfile.TemporaryDirectory() as tmp:
-            server, address = await start_server(service, "unix", tmp)
-            try:
-                call, _, _ = await _hello(address, "token-2")
-                big = pb.BotMessage(hello=pb.Hello(bot_name="x" * (server_module.MESSAGE_LIMIT + 10)))
-                small = pb.BotMessage(reply=pb.Reply(seq=1, text="pass"))
-                for message in (big, small, big):
-                    await call.write(message)
-                for _ in range(200):
-                    if len(seats[2].inbox) == 3:
-                        break
-                    await asyncio.sleep(0.01)
-                size = big.ByteSize()
-                assert list(seats[2].inbox) == [Oversized(size), small.SerializeToString(), Oversized(size)]
-            finally:
-                for channel in CHANNELS:
-                    await channel.close()
-                CHANNELS.clear()
-                await stop_server(server, seats)
+        async with _serving() as (_, seats, address):
+            call, _, _ = await _hello(address, "token-2")
+            big = pb.BotMessage(hello=pb.Hello(bot_name="x" * (server_module.MESSAGE_LIMIT + 10)))
+            small = pb.BotMessage(reply=pb.Reply(seq=1, text="pass"))
+            for message in (big, small, big):
+                await call.write(message)
+            for _ in range(200):
+                if len(seats[2].inbox) == 3:
+                    break
+                await asyncio.sleep(0.01)
+            size = big.ByteSize()
+            assert list(seats[2].inbox) == [Oversized(size), small.SerializeToString(), Oversized(size)]
 
     asyncio.run(scenario())
