@@ -17,8 +17,6 @@ def add(
     bot_path: Annotated[Path, typer.Argument(help="bot folder (with bot.toml)")],
 ) -> None:
     """Validate a bot, copy it into the tournament and record its version."""
-    import sqlite3
-
     from arena.tournament.config import TournamentConfigError, load_config
     from arena.tournament.registry import RegistryError, add_bot
     from arena.tournament.store import StoreError
@@ -28,9 +26,6 @@ def add(
         row, created = add_bot(config, bot_path)
     except (TournamentConfigError, RegistryError, StoreError) as exc:
         typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
-    except sqlite3.DatabaseError as exc:  # damage found past the store's header
-        typer.echo(f"error: {config.store_path}: not a usable tournament store: {exc}", err=True)
         raise typer.Exit(2) from None
     state = "added as a new version" if created else "unchanged (this content is already known)"
     typer.echo(f"{row.name} {row.version} [{row.content_hash[:12]}]: {state}; snapshot {row.path}")

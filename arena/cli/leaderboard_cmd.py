@@ -16,8 +16,6 @@ def _fail(message: str) -> typer.Exit:
 
 
 def _table(folder: Path) -> object:
-    import sqlite3
-
     from arena.tournament.config import TournamentConfigError, load_config
     from arena.tournament.fingerprint import FingerprintError
     from arena.tournament.registry import RegistryError
@@ -34,8 +32,6 @@ def _table(folder: Path) -> object:
             return build(config, store)
     except (TournamentConfigError, StoreError, FingerprintError, RegistryError) as exc:
         raise _fail(str(exc)) from None
-    except sqlite3.DatabaseError as exc:  # damage found past the store's header
-        raise _fail(f"{config.store_path}: not a usable tournament store: {exc}") from None
 
 
 @leaderboard_app.command("show")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import secrets
 import signal
-import sqlite3
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -138,8 +137,6 @@ def run(
                 executor, on_progress)
     except (TournamentError, RegistryError, StoreError, FingerprintError, RunLocked) as exc:
         raise _fail(str(exc)) from None
-    except sqlite3.DatabaseError as exc:  # damage found past the store's header
-        raise _fail(f"{config.store_path}: not a usable tournament store: {exc}") from None
     except KeyboardInterrupt as exc:
         what, code = ("terminated", 143) if isinstance(exc, _Terminated) else ("interrupted", 130)
         typer.echo(f"\n{what}: finished matches are stored; run again to resume", err=True)
@@ -184,8 +181,6 @@ def status(folder: Annotated[Path, typer.Argument(help="tournament folder")]) ->
             bots = store.bots()
     except (StoreError, FingerprintError) as exc:
         raise _fail(str(exc)) from None
-    except sqlite3.DatabaseError as exc:  # damage found past the store's header
-        raise _fail(f"{config.store_path}: not a usable tournament store: {exc}") from None
     typer.echo(f"{config.name}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     for b in bots:
         typer.echo(f"  {b.name} {b.version} [{b.content_hash[:12]}] ({b.source})")

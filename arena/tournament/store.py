@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from types import TracebackType
 from typing import Any, Self
 
 from arena.referee.spec import DealSummary, MatchResult, SeatResult
@@ -206,8 +207,13 @@ class Store:
     def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
         self.close()
+        # Damage past the file's header shows only when a query reaches it:
+        # the same one line as damage found on opening, for every caller.
+        if isinstance(exc, sqlite3.DatabaseError):
+            raise StoreError(f"{self.path}: not a usable tournament store: {exc}") from None
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
