@@ -73,19 +73,16 @@ def check(
 
 def _check_options(rules: str, per_move: float, bank: float, startup: float, sandbox: str) -> str:
     """What is wrong with `bot check`'s own options ("" if nothing)."""
-    import math
-
+    from arena.cli.checks import seconds_problem
     from arena.game import Rules
     from arena.sandbox import SandboxError, resolve_level
 
     if sandbox not in ("auto", "docker", "bwrap", "process"):
         return f"--sandbox {sandbox!r}: expected auto, docker, bwrap or process"
-    # `not x > 0` rather than `x <= 0`: NaN fails every comparison.
-    for name, value, least in (("--time-per-move", per_move, 0.0), ("--startup", startup, 0.0)):
-        if not (math.isfinite(value) and value > least):
-            return f"{name} {value}: expected a positive number of seconds"
-    if not (math.isfinite(bank) and bank >= 0):
-        return f"--bank {bank}: expected a number of seconds, 0 or more"
+    problem = (seconds_problem("--time-per-move", per_move) or seconds_problem("--startup", startup)
+               or seconds_problem("--bank", bank, zero_ok=True))
+    if problem:
+        return problem
     try:
         Rules.preset(rules)
     except ValueError as exc:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-import math
 import secrets
 from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from arena.cli.checks import seconds_problem
 
 replay_app = typer.Typer(help="Replays of matches (JSON Lines).", no_args_is_help=True)
 
@@ -56,11 +57,10 @@ def play(
         if not sep or not name.strip():
             raise _fail(f"--option {item!r}: expected NAME=VALUE")
         overrides.append((name.strip(), value.strip()))
-    # `not x > 0` rather than `x <= 0`: NaN fails every comparison.
-    if not (math.isfinite(time_per_move) and time_per_move > 0):
-        raise _fail(f"--time-per-move {time_per_move}: expected a positive number of seconds")
-    if not (math.isfinite(bank) and bank >= 0):
-        raise _fail(f"--bank {bank}: expected a number of seconds, 0 or more")
+    problem = (seconds_problem("--time-per-move", time_per_move)
+               or seconds_problem("--bank", bank, zero_ok=True))
+    if problem:
+        raise _fail(problem)
     if transport == "tcp" and sandbox != "process":
         raise _fail(f"--transport tcp needs --sandbox process: bots at the bwrap and docker levels "
                     f"have no network (--sandbox is {sandbox!r})")
