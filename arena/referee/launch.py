@@ -11,11 +11,11 @@ import os
 import signal
 import time
 from collections.abc import Mapping
-from pathlib import Path
 
 from arena.sandbox import launch
 from arena.sandbox.api import BotHandle, Limits
 from arena.sandbox.botfile import BotSpec
+from arena.sandbox.process import live_processes
 
 
 def start_bot(
@@ -41,16 +41,7 @@ def group_alive(pgid: int) -> bool:
     except PermissionError:
         return True
     # killpg(…, 0) also succeeds for zombies; look for a live member.
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            return True
-    return False
+    return any(group == pgid for _, _, group in live_processes())
 
 
 def wait_gone(pgid: int, timeout: float = 5.0) -> bool:

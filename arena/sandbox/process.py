@@ -23,7 +23,7 @@ import sys
 import tempfile
 import threading
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -34,6 +34,22 @@ from arena.sandbox.logcap import CappedLog, pipe_chunks
 
 MARKER_VAR = "ARENA_SANDBOX_ID"
 WATCHDOG_PERIOD = 0.25  # seconds between two process counts
+
+
+def live_processes() -> Iterator[tuple[int, int, int]]:
+    """(pid, parent pid, process group) of every process that is not a
+    zombie, from /proc (a zombie runs nothing: it only waits to be reaped)."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
+                # After the command name in parentheses: state, ppid, pgrp, ...
+                state, ppid, pgrp = f.read().rsplit(")", 1)[1].split()[:3]
+        except (OSError, IndexError, ValueError):
+            continue  # gone, or not a stat line
+        if state != "Z":
+            yield int(entry), int(ppid), int(pgrp)
 
 
 def marked_pids(marker: str) -> list[int]:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from arena.referee.spec import MatchResult, MatchSpec
+from arena.sandbox.process import live_processes
 from arena.tournament import cpus
 
 log = logging.getLogger("arena.tournament")
@@ -100,19 +101,8 @@ TEARDOWN_GRACE = 10.0
 def _children() -> list[int]:
     """Live children of this process, from /proc: the bots of the match it
     plays (each leads a process group of its own)."""
-    me = str(os.getpid())
-    found: list[int] = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if len(fields) > 1 and fields[1] == me and fields[0] != "Z":
-            found.append(int(entry))
-    return found
+    me = os.getpid()
+    return [pid for pid, ppid, _ in live_processes() if ppid == me]
 
 
 def _leave() -> None:
