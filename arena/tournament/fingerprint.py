@@ -111,9 +111,8 @@ def _check_legacy_seed(config: TournamentConfig, store: Store) -> None:
     checked, but every deal seed derives from the tournament seed, so a
     changed seed can. A finished match whose seed derives from the
     configured one, by table position (how those stores planned) or by
-    table key, proves it; none proving it means the seed changed."""
-    if not store.has_results():
-        return
+    table key, proves it; none proving it means the seed changed. Called
+    by `verify` once results exist."""
     names = {b.id: b.name for b in store.bots()}
     for row in store.matches():
         if row.status != "finished":
@@ -131,12 +130,12 @@ def _check_legacy_seed(config: TournamentConfig, store: Store) -> None:
 
 
 def record(config: TournamentConfig, store: Store) -> None:
-    """Before a run plans matches: verify, then store the fingerprint. While
-    no match has a result the settings may still change; then the matches
-    planned under the old ones (their seeds came from the old seed) are
-    dropped and planned afresh. A store from before fingerprints gets the
-    current one: its results can only be assumed to match it."""
-    verify(config, store)
+    """Before a run plans matches, after `verify` passed: store the
+    fingerprint. While no match has a result the settings may still change;
+    then the matches planned under the old ones (their seeds came from the
+    old seed) are dropped and planned afresh. A store from before
+    fingerprints gets the current one: its results can only be assumed to
+    match it."""
     current = fingerprint(config)
     stored = store.get_json(META_KEY)
     if stored == current:
