@@ -20,10 +20,6 @@ from arena.wire.codec import pb
 
 PROTOCOL_VERSION = 2
 
-# Former names of renamed Observation fields (same number and type on the
-# wire), still answered by `Observation` attribute and item access.
-_OLD_NAMES = dict(codec.OBSERVATION_RENAMES)
-
 
 class Observation:
     """What the seat may know now, plus the decision's legal actions.
@@ -80,11 +76,13 @@ class Observation:
 
     def _field(self, name: str) -> Any:
         data = self.data
-        if name not in data and name in _OLD_NAMES:
+        # A former name of a renamed field (same number and type on the wire).
+        renamed = codec.OBSERVATION_RENAMES.get(name)
+        if renamed is not None and name not in data:
             # stacklevel 3: the bot's line that used the old name
-            warnings.warn(f"observation field {name!r} is now called {_OLD_NAMES[name]!r}",
+            warnings.warn(f"observation field {name!r} is now called {renamed!r}",
                           DeprecationWarning, stacklevel=3)
-            name = _OLD_NAMES[name]
+            name = renamed
         return data[name]
 
     @property
