@@ -90,6 +90,14 @@ def workers(pid: int) -> dict[int, str]:
     return out
 
 
+def assert_gone(pids: dict[int, str], within: float = 20.0) -> None:
+    """Every process of `pids` has ended within `within` seconds."""
+    deadline = time.monotonic() + within
+    while alive(pids) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not alive(pids), [Path(f"/proc/{p}/cmdline").read_bytes() for p in alive(pids)]
+
+
 def wait_for(condition, proc: subprocess.Popen[bytes], timeout: float = 300.0) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
@@ -122,10 +130,7 @@ def test_sigkilled_run_leaves_no_worker_behind_and_resumes(tmp_path: Path) -> No
         assert len(left) > 3
         os.kill(proc.pid, signal.SIGKILL)  # the CLI only, as the OOM killer would
         proc.wait()
-        deadline = time.monotonic() + 20
-        while alive(left) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert not alive(left), [Path(f"/proc/{p}/cmdline").read_bytes() for p in alive(left)]
+        assert_gone(left)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -145,10 +150,7 @@ def test_sigterm_is_handled_as_ctrl_c(tmp_path: Path) -> None:
         left = children(proc.pid)
         os.kill(proc.pid, signal.SIGTERM)
         assert proc.wait(timeout=60) == 143
-        deadline = time.monotonic() + 20
-        while alive(left) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert not alive(left)
+        assert_gone(left)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
