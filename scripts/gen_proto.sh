@@ -23,8 +23,11 @@ mkdir -p "$out/arena/wire/gen/arena/v1"
 for d in arena/wire/gen arena/wire/gen/arena arena/wire/gen/arena/v1; do
   [ -f "$out/$d/__init__.py" ] || : > "$out/$d/__init__.py"
 done
-# The JavaScript sample bot carries its own copy of the .proto (it must run
-# from a snapshot of its folder); keep it identical when regenerating in place.
-if [ "$out" = "$root" ] && [ -d "$root/sample_bots/javascript" ]; then
-  cp "$root/protocol/arena/v1/arena.proto" "$root/sample_bots/javascript/arena.proto"
+# The JavaScript and C++ sample bots carry their own copy of the .proto (they
+# must run from a snapshot of their folder); keep them identical when
+# regenerating in place.
+if [ "$out" = "$root" ]; then
+  [ -d "$root/sample_bots/javascript" ] && cp "$root/protocol/arena/v1/arena.proto" "$root/sample_bots/javascript/arena.proto"
+  [ -d "$root/sample_bots/cpp/proto/arena/v1" ] && cp "$root/protocol/arena/v1/arena.proto" "$root/sample_bots/cpp/proto/arena/v1/arena.proto"
 fi
+exit 0

@@ -12,3 +12,9 @@ def test_javascript_bot_carries_an_identical_copy_of_the_protocol() -> None:
     copy = ROOT / "sample_bots" / "javascript" / "arena.proto"
     assert copy.read_bytes() == (ROOT / "protocol" / "arena" / "v1" / "arena.proto").read_bytes(), \
         "sample_bots/javascript/arena.proto is stale: copy protocol/arena/v1/arena.proto over it"
+
+
+def test_cpp_bot_carries_an_identical_copy_of_the_protocol() -> None:
+    copy = ROOT / "sample_bots" / "cpp" / "proto" / "arena" / "v1" / "arena.proto"
+    assert copy.read_bytes() == (ROOT / "protocol" / "arena" / "v1" / "arena.proto").read_bytes(), \
+        "sample_bots/cpp/proto/arena/v1/arena.proto is stale: copy protocol/arena/v1/arena.proto over it"

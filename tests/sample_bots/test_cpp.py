@@ -1,0 +1,147 @@
+"""The C++ sample bot: built with its Makefile, protocol handling against a
+stand-in referee, a whole match through the real referee, and `arena bot
+check` at the strongest sandbox level this machine has, as its author would
+run it.
+
+Needs g++, make, pkg-config, protoc with grpc_cpp_plugin and the gRPC C++
+libraries (scripts/cpp.sh installs them as root and builds the bot, and
+scripts/test.sh calls it); skipped, saying so, without them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import grpc
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli import app
+from arena.referee import MatchSpec, TimeControl, run_match
+from arena.referee.replay import check
+from arena.sandbox import available_levels
+from arena.sandbox.botfile import load_bot
+from arena.wire.gen.arena.v1 import arena_pb2 as pb
+from arena.wire.gen.arena.v1 import arena_pb2_grpc as pb_grpc
+
+ROOT = Path(__file__).resolve().parents[2]
+CPP = ROOT / "sample_bots" / "cpp"
+_TOOLS = ("g++", "make", "pkg-config", "protoc", "grpc_cpp_plugin")
+_MISSING = [tool for tool in _TOOLS if shutil.which(tool) is None]
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(bool(_MISSING), reason=f"C++ toolchain missing ({', '.join(_MISSING)}): "
+                                              "run scripts/cpp.sh as root"),
+]
+
+
+@pytest.fixture(scope="module")
+def built() -> Path:
+    """The bot's binary, made (or brought up to date) by its own Makefile."""
+    done = subprocess.run(["make", "-s", "-C", str(CPP)], capture_output=True, text=True,
+                          timeout=600, check=False)
+    assert done.returncode == 0, f"make in sample_bots/cpp failed:\n{done.stderr[-3000:]}"
+    binary = CPP / "bot"
+    assert os.access(binary, os.X_OK)
+    return binary
+
+
+class StandIn(pb_grpc.RefereeServicer):
+    """Sends a match start, three decision requests and the match end."""
+
+    def __init__(self) -> None:
+        self.received: list[pb.BotMessage] = []
+
+    async def Play(
+        self, request_iterator: AsyncIterator[pb.BotMessage], context: object
+    ) -> AsyncIterator[pb.RefereeMessage]:
+        incoming = request_iterator.__aiter__()
+        self.received.append(await incoming.__anext__())
+        yield pb.RefereeMessage(match_start=pb.MatchStart(protocol_version=2, match_id="t", seat=2))
+        asks = [
+            (7, pb.Observation(seat=2, phase="bidding", hand=["AS", "9C"]),
+             [("bid", 110, ""), ("pass", 0, "")], ["bid 110", "pass"]),
+            # 10+ points on the table: the strongest card, not the cheapest.
+            (8, pb.Observation(seat=2, phase="play", hand=["AS", "9S"],
+                               trick=[pb.TrickCard(seat=1, card="TS")]),
+             [("play", 0, "9S"), ("play", 0, "AS")], ["play 9S", "play AS"]),
+            (9, pb.Observation(seat=2, phase="exchange", hand=["KH", "JC"]),
+             [("give", 0, "KH"), ("give", 0, "JC")], ["give KH 0", "give JC 0"]),
+        ]
+        for seq, obs, actions, texts in asks:
+            legal = [pb.Action(kind=kind, amount=amount, card=card) for kind, amount, card in actions]
+            yield pb.RefereeMessage(decision=pb.DecisionRequest(
+                seq=seq, observation=obs, legal_actions=legal, legal_texts=texts, time_limit_s=5.0))
+            self.received.append(await incoming.__anext__())
+        yield pb.RefereeMessage(match_end=pb.MatchEnd(totals=[0, 0, 0], reason="complete"))
+
+
+async def _talk_to_cpp_bot(binary: Path) -> tuple[int, list[pb.BotMessage]]:
+    server = grpc.aio.server()
+    stand_in = StandIn()
+    pb_grpc.add_RefereeServicer_to_server(stand_in, server)
+    with tempfile.TemporaryDirectory() as tmp:
+        address = f"unix:{tmp}/referee.sock"
+        server.add_insecure_port(address)
+        await server.start()
+        env = {**os.environ, "ARENA_ADDRESS": address, "ARENA_TOKEN": "secret-token"}
+        bot = await asyncio.create_subprocess_exec(str(binary), cwd=CPP, env=env)
+        try:
+            code = await asyncio.wait_for(bot.wait(), timeout=60)
+        finally:
+            if bot.returncode is None:
+                bot.kill()
+                await bot.wait()
+            await server.stop(grace=0.5)
+    return code, stand_in.received
+
+
+def test_hello_structured_replies_with_seq_and_clean_exit(built: Path) -> None:
+    code, received = asyncio.run(_talk_to_cpp_bot(built))
+    assert code == 0
+    hello, bid, play, give = received
+    assert hello.WhichOneof("body") == "hello"
+    assert (hello.hello.token, hello.hello.bot_name, hello.hello.protocol_version) == ("secret-token", "cpp", 2)
+    # Answers with the structured action (no text), echoing the request's seq.
+    assert (bid.reply.seq, bid.reply.action.kind, bid.reply.text) == (7, "pass", "")
+    assert (play.reply.seq, play.reply.action.kind, play.reply.action.card) == (8, "play", "AS")
+    assert (give.reply.seq, give.reply.action.card) == (9, "JC")
+
+
+def test_without_its_environment_it_says_what_is_missing(built: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
+    done = subprocess.run([str(built)], env=env, capture_output=True, text=True, timeout=30, check=False)
+    assert done.returncode == 2
+    assert "ARENA_ADDRESS and ARENA_TOKEN must be set" in done.stderr
+
+
+def test_cpp_plays_a_whole_match_through_the_referee(built: Path, tmp_path: Path) -> None:
+    bots = (load_bot(CPP), load_bot(ROOT / "sample_bots" / "greedy"),
+            load_bot(ROOT / "sample_bots" / "random"))
+    result = run_match(MatchSpec(
+        match_id="cpp", bots=bots, seed=8, rules_preset="czech", rules_options=(("target", 500),),
+        sandbox="process", work_dir=str(tmp_path), replay_path=str(tmp_path / "cpp.jsonl"),
+        time_control=TimeControl(per_move=5.0, bank=20.0, startup=30.0),
+    ))
+    assert result.reason == "complete"
+    assert [s.status for s in result.seats] == ["ok", "ok", "ok"]
+    assert all(n == 0 for s in result.seats for _, n in s.faults)
+    assert result.seats[0].bot == "cpp" and result.seats[0].decisions > 0
+    assert check(result.replay_path) == tuple(s.total for s in result.seats)
+
+
+def test_bot_check_passes_at_the_strongest_level_here(built: Path) -> None:
+    # `auto` takes docker when its image is there, else bwrap: the statically
+    # linked binary needs nothing from the image but the C library.
+    result = CliRunner().invoke(app, ["bot", "check", str(CPP), "--rules", "finnish", "--deals", "4"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[-1] == "result: ok"
+    assert any(f"started (sandbox level: {available_levels()[0]})" in line for line in lines)
