@@ -148,7 +148,9 @@ int main() {
         if (d.legal_actions_size() == 0) break;  // cannot happen: a request always has one
         BotMessage reply;
         reply.mutable_reply()->set_seq(d.seq());
-        *reply.mutable_reply()->mutable_action() = d.legal_actions(Choose(d));
+        // The texts and the structured actions are the same list, in the same order.
+        const int pick = Choose(d);
+        *reply.mutable_reply()->mutable_action() = d.legal_actions(pick < d.legal_actions_size() ? pick : 0);
         if (!stream->Write(reply)) break;  // the stream is gone; Read ends the loop
         break;
       }
