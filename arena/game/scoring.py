@@ -165,6 +165,9 @@ def settle(
         notes.append("golden_horse")
         if c.horse_left == 0 and not c.horse_made:
             new = [0] * n  # RULES.md §3: nobody made 120 in the three deals
+            # The normal game starts afresh: nobody sits on a barrel at 0.
+            c.barrel_seat = None
+            c.barrel_deals = 0
             notes.append("golden_horse_reset")
     record = DealRecord(
         deal_number=c.deal_number, dealer=c.dealer, declarer=d, bid=c.bid or 0,

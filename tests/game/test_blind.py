@@ -142,6 +142,24 @@ def test_golden_horse_resets_totals_when_nobody_makes_120() -> None:
     raise AssertionError("no seed with three failed golden-horse deals")
 
 
+def test_golden_horse_reset_leaves_nobody_on_the_barrel() -> None:
+    # Only from non-zero starting totals (a resumed game): seat 0 concedes the
+    # first horse deal (1000 -> 760), gains 120 when seat 1 concedes the second
+    # (sits at 880, sud), and the third ends in a reset to 0. The normal game
+    # then starts afresh: a seat at 0 does not sit on the barrel.
+    from arena.game import new_game, parse_action
+
+    g = new_game(rules("czech", golden_horse=True), seed=5, dealer=2, totals=[1000, 0, 0])
+    for deal_no in range(3):
+        while g.phase == "exchange" and "concede" not in texts(g):
+            g = g.apply(g.legal_actions()[0])
+        g = g.apply(parse_action("concede"))
+        if deal_no == 1:
+            assert g.totals[0] == 880 and obs(g, 0)["seat_states"][0]["on_barrel"]
+    assert "golden_horse_reset" in g.deals[2].notes and list(g.totals) == [0, 0, 0]
+    assert not any(st["on_barrel"] or st["barrel_deals"] for st in obs(g, 1)["seat_states"])
+
+
 def test_czech_blind_not_offered_while_an_opponent_sits_on_the_barrel() -> None:
     g = play(czech_blind([800, 0, 50]), "0: pass", "1: bid 110", "2: pass", "0: bid 120", "1: pass",
              *deals.EXAMPLE_001_GIVES, "0: contract 120", *TRICKS)
