@@ -161,7 +161,13 @@ class GameState:
             if legal is action:  # interned actions: the usual, fast case
                 break
         else:
-            if action not in self.legal_actions():
+            # Equal is not enough: Bid(110.0) == Bid(110) and Give(c, True) ==
+            # Give(c, 1), and a float or bool kept in the state breaks it later.
+            # The action must also read as a legal one; the legal one is applied.
+            match = next((a for a in self.legal_actions() if a == action), None)
+            if match is not None and str(match) == str(action):
+                action = match
+            else:
                 raise IllegalActionError(
                     f"illegal action {action} for seat {c.to_act} in phase {c.phase!r} "
                     f"(deal {c.deal_number}); legal: {', '.join(map(str, self.legal_actions()))}"

@@ -117,6 +117,27 @@ def test_illegal_action_names_action_seat_and_phase() -> None:
         g.apply(parse_action("play AS"))
 
 
+def test_an_action_equal_to_a_legal_one_but_of_another_type_is_illegal() -> None:
+    # Bid(110.0) == Bid(110) in Python; kept in the state, a float amount
+    # broke legal_actions() later and made totals floats.
+    from arena.game.actions import Bid, Give
+
+    g = fixed()
+    legal = {str(a) for a in g.legal_actions()}
+    assert "bid 110" in legal
+    with pytest.raises(IllegalActionError, match=r"illegal action bid 110\.0 for seat"):
+        g.apply(Bid(110.0))  # type: ignore[arg-type]
+    # An equal action built afresh (not the interned object) is fine, and the
+    # state keeps the legal one.
+    after = g.apply(Bid(int("110")))
+    assert after.observation(0).to_dict()["auction"][-1]["action"] == "bid 110"
+    g = act(fixed(), "pass", "pass", "give 9D 2")  # the next give goes to seat 0
+    give = next(a for a in g.legal_actions() if isinstance(a, Give))
+    assert give.to == 0 and Give(give.card, False) == give  # False == 0, but is no seat
+    with pytest.raises(IllegalActionError, match=r"illegal action give .* False"):
+        g.apply(Give(give.card, False))
+
+
 def test_talon_exchange_contract_and_first_trick() -> None:
     g = act(fixed(), "pass", "pass")      # opener (seat 1) is declarer at 100
     assert g.phase == "exchange" and g.declarer == 1 and g.to_act == 1
