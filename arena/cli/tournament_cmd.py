@@ -164,6 +164,8 @@ def status(folder: Annotated[Path, typer.Argument(help="tournament folder")]) ->
     """Show how many matches are planned, running, finished, failed."""
     from arena.tournament.config import TournamentConfigError, load_config
     from arena.tournament.fingerprint import FingerprintError, verify
+    from arena.tournament.registry import RegistryError, field_names
+    from arena.tournament.runlock import is_running
     from arena.tournament.store import Store, StoreError
 
     try:
@@ -177,10 +179,14 @@ def status(folder: Annotated[Path, typer.Argument(help="tournament folder")]) ->
     try:
         with Store(config.store_path) as store:
             verify(config, store)
+            field_names(config, store)  # a mistyped bot path: said here, as by the other commands
             counts = store.counts()
             bots = store.bots()
-    except (StoreError, FingerprintError) as exc:
+    except (StoreError, FingerprintError, RegistryError) as exc:
         raise _fail(str(exc)) from None
+    if counts.get("running") and not is_running(config.root):
+        # Left by a run that was stopped or killed: the next run plays them again.
+        counts["interrupted"] = counts.pop("running")
     typer.echo(f"{config.name}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     for b in bots:
         typer.echo(f"  {b.name} {b.version} [{b.content_hash[:12]}] ({b.source})")

@@ -149,6 +149,7 @@ class _Match:
             await self._send_match_start()
             game = await self._play()
             result = self._result(game, time.monotonic() - started)
+            self.replay.finish()
             await self._send_match_end(result)
             return result
         finally:
@@ -161,7 +162,7 @@ class _Match:
                 if seat.drainer is not None and not seat.drainer.done():
                     seat.drainer.cancel()
             await self._stop_all()
-            self.replay.close()
+            self.replay.close()  # unfinished (no result): dropped
             shutil.rmtree(socket_dir, ignore_errors=True)
 
     async def _launch(self, address: str, socket_dir: str, log_dir: str) -> None:

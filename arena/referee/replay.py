@@ -17,6 +17,7 @@ rebuilds the exact game; `check` compares its totals with the recorded ones.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Iterator
@@ -36,16 +37,21 @@ class ReplayError(ValueError):
 class ReplayWriter:
     """Appends records to a replay file; a no-op when `path` is "".
 
-    The records go to `path + ".part"`, which replaces `path` when the
-    writer is closed: a match played again (a resumed tournament) never
-    leaves a cut or mixed replay where a whole one was."""
+    The records go to a part file beside `path`, named with this process's
+    id, which replaces `path` only when `finish` is called (the match has its
+    result): a match played again (a resumed tournament) never leaves a cut
+    or mixed replay where a whole one was. `close` without `finish` (the
+    match failed or was stopped) drops the part file. The pid in its name
+    keeps two processes playing the same match (a killed run's worker still
+    winding down, and the next run) from writing into one file."""
 
     def __init__(self, path: str) -> None:
         self.path = path
+        self.part_path = f"{path}.{os.getpid()}.part" if path else ""
         self._fh: IO[str] | None = None
         if path:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-            self._fh = open(path + ".part", "w", encoding="utf-8")  # noqa: SIM115 - open for the whole match
+            self._fh = open(self.part_path, "w", encoding="utf-8")  # noqa: SIM115 - open for the whole match
 
     @property
     def active(self) -> bool:
@@ -56,11 +62,20 @@ class ReplayWriter:
         if self._fh is not None:
             self._fh.write(json.dumps(record, separators=(",", ":"), default=_jsonable) + "\n")
 
-    def close(self) -> None:
+    def finish(self) -> None:
+        """The replay is whole (its result is written): move it into place."""
         if self._fh is not None:
             self._fh.close()
             self._fh = None
-            os.replace(self.path + ".part", self.path)
+            os.replace(self.part_path, self.path)
+
+    def close(self) -> None:
+        """Drop an unfinished replay; after `finish`, nothing to do."""
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.part_path)
 
 
 def _jsonable(value: Any) -> Any:

@@ -132,6 +132,10 @@ def run(
     root = Path(config.root)
     if config.replays:
         (root / REPLAYS_DIR).mkdir(exist_ok=True)
+        # Part files of a killed run, whose workers never dropped them (the
+        # run lock says no other run is writing; see referee/replay.py).
+        for part in (root / REPLAYS_DIR).glob("*.part"):
+            part.unlink(missing_ok=True)
 
     names = {b.id: b.name for b in field.bots}
     env = ratings.environment()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,14 +24,25 @@ class RunLocked(RuntimeError):
     """Another run holds the folder."""
 
 
+# `is_running` takes a shared lock for an instant: a run starting at that
+# instant tries again for a little while before it reports another run.
+_TRIES = 10
+_PAUSE = 0.02
+
+
 @contextmanager
 def exclusive_run(folder: str | os.PathLike[str]) -> Iterator[None]:
     path = Path(folder) / LOCK_NAME
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        for attempt in range(_TRIES):
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if attempt + 1 < _TRIES:
+                    time.sleep(_PAUSE)
+        else:
             holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "another process"
             raise RunLocked(f"{folder}: another `arena tournament run` is playing this "
                             f"tournament (pid {holder}); wait for it, or stop it and run again") from None
@@ -39,3 +51,18 @@ def exclusive_run(folder: str | os.PathLike[str]) -> Iterator[None]:
         yield
     finally:
         os.close(fd)  # closing releases the lock
+
+
+def is_running(folder: str | os.PathLike[str]) -> bool:
+    """True while an `arena tournament run` holds the folder (read-only probe)."""
+    try:
+        fd = os.open(Path(folder) / LOCK_NAME, os.O_RDONLY)
+    except FileNotFoundError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # also releases the shared lock, if taken
+    return False

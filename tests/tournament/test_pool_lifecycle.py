@@ -32,7 +32,7 @@ def write_tournament(tmp: Path) -> Path:
     folder.mkdir()
     listed = ", ".join(f'"{p}"' for p in field)
     (folder / "tournament.toml").write_text(
-        f'name = "pool"\nseed = {2**50 + 7}\nsandbox = "process"\nreplays = false\n'
+        f'name = "pool"\nseed = {2**50 + 7}\nsandbox = "process"\nreplays = true\n'
         f'bootstrap = 5\nconcurrency = 2\nbots = [{listed}]\n'
         f'[rules]\ntarget = 500\nmax_deals = 2\n')
     return folder
@@ -106,6 +106,22 @@ def wait_for(condition, proc: subprocess.Popen[bytes], timeout: float = 300.0) -
         time.sleep(0.05)
 
 
+def assert_replays_whole(folder: Path, parts_left: bool = False) -> None:
+    """Every replay in place is a whole one (ends with its result) of a
+    finished match; no part file is left behind unless `parts_left` (a
+    stopped worker cannot drop its own: the next run does)."""
+    replays = folder / "replays"
+    if not parts_left:
+        assert not list(replays.glob("*.part")), sorted(p.name for p in replays.iterdir())
+    for path in replays.glob("*.jsonl"):
+        assert '"type":"result"' in path.read_text().splitlines()[-1], path.name
+    # A match may also have finished in a worker whose result never reached
+    # the store: its whole replay is there, and the next run plays it again.
+    with sqlite3.connect(folder / "tournament.sqlite", timeout=5) as db:
+        finished = [r[0] for r in db.execute("SELECT match_id FROM matches WHERE status='finished'")]
+    assert finished and all((replays / f"{m}.jsonl").is_file() for m in finished)
+
+
 def rerun_finishes_the_rest(folder: Path) -> None:
     left = PLANNED - count(folder, "finished")
     assert left > 0
@@ -114,6 +130,7 @@ def rerun_finishes_the_rest(folder: Path) -> None:
     assert run.returncode == 0, run.stderr + run.stdout
     assert f"{PLANNED}/{PLANNED} matches finished ({left} played now, 0 failed)" in run.stdout
     assert count(folder, "finished") == PLANNED
+    assert_replays_whole(folder)
 
 
 @pytest.mark.slow
@@ -131,6 +148,12 @@ def test_sigkilled_run_leaves_no_worker_behind_and_resumes(tmp_path: Path) -> No
         os.kill(proc.pid, signal.SIGKILL)  # the CLI only, as the OOM killer would
         proc.wait()
         assert_gone(left)
+        assert_replays_whole(folder, parts_left=True)
+        # Nothing runs any more: the matches it left `running` are shown as interrupted.
+        status = subprocess.run([*CLI, "tournament", "status", str(folder)], capture_output=True,
+                                text=True, cwd=ROOT, check=False, timeout=120)
+        assert status.returncode == 0 and "interrupted " in status.stdout
+        assert "running" not in status.stdout, status.stdout
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -158,6 +181,9 @@ def test_sigterm_is_handled_as_ctrl_c(tmp_path: Path) -> None:
             os.kill(pid, signal.SIGKILL)
     err = (tmp_path / "err").read_text()
     assert err.strip() == "terminated: finished matches are stored; run again to resume", err
+    # No match stopped mid-way left a cut replay in place (the next run
+    # removes their part files).
+    assert_replays_whole(folder, parts_left=True)
     rerun_finishes_the_rest(folder)
 
 

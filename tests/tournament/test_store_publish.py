@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -128,6 +129,16 @@ def test_a_replay_replaces_the_old_one_only_when_complete(tmp_path: Path) -> Non
     writer = ReplayWriter(str(path))
     writer.write({"type": "header", "new": True})
     assert path.read_text() == '{"type":"header","old":true}\n'  # untouched while it plays
+    writer.finish()
     writer.close()
     assert path.read_text() == '{"type":"header","new":true}\n'
-    assert not (tmp_path / "m.jsonl.part").exists()
+    assert list(tmp_path.iterdir()) == [path]
+
+    # Stopped before its result (killed run, failed match): the old replay
+    # stays, and no part file is left behind.
+    writer = ReplayWriter(str(path))
+    writer.write({"type": "header", "cut": True})
+    assert writer.part_path == f"{path}.{os.getpid()}.part"  # per process: never two writers
+    writer.close()
+    assert path.read_text() == '{"type":"header","new":true}\n'
+    assert list(tmp_path.iterdir()) == [path]
