@@ -159,6 +159,11 @@ def parse_config(data: dict[str, Any], root: Path, where: str,
         if not isinstance(entry, str) or not entry.strip():
             raise fail(f"bots[{i}]", f"must be a folder path, got {entry!r}")
         folder = (root / entry).resolve()
+        if str(folder) in bot_paths:
+            # Checked even when the bots are not read: a duplicated line (say,
+            # a copy edited into another bot's path) would drop a bot silently.
+            first = bot_paths.index(str(folder))
+            raise fail(f"bots[{i}]", f"{entry!r} is listed twice (also bots[{first}])")
         bot_paths.append(str(folder))
         if not check_bots:
             continue

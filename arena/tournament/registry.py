@@ -88,7 +88,10 @@ def field_names(config: TournamentConfig, store: Store | None) -> list[str]:
 
     A listed folder's name is the one recorded when it was last registered,
     so reading results does not need the source folders (they may be gone:
-    the bots play from snapshots). Only a folder never registered is read."""
+    the bots play from snapshots). Only a folder never registered is read,
+    and one that cannot be read is an error, even for reading results: a
+    mistyped path would otherwise drop a bot from the table silently (its
+    results would show as an earlier version's)."""
     recorded: dict[str, str] = {}
     if store is not None:
         recorded = store.get_json(CONFIG_BOTS_KEY) or {}
@@ -100,8 +103,6 @@ def field_names(config: TournamentConfig, store: Store | None) -> list[str]:
         try:
             names.add(load_bot(path).name)
         except BotFileError as exc:
-            if store is not None and store.get_meta(CONFIG_BOTS_KEY):
-                continue  # listed after the last run and never registered: no results
             raise RegistryError(
                 f"{Path(config.root) / CONFIG_NAME}: key 'bots[{i}]': {exc}") from None
     if store is not None:

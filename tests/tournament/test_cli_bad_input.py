@@ -8,6 +8,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,19 @@ def test_real_tournament_settings_bots_and_removed_sources(tmp_path: Path) -> No
                  ("leaderboard", "publish", folder, "--out", tmp_path / "other")):
         refused(cli(*args), "tournament.toml: seed changed from 3 to 4 since results were "
                             "stored; start a new tournament folder (or restore the setting)")
+    assert dump(folder) == before and not (tmp_path / "other").exists()
+
+    # A mistyped or duplicated bot path is refused by the read commands too:
+    # it used to publish a table without that bot, its results shown as an
+    # earlier version's, with exit status 0.
+    for listed, message in (([*bots[:2], tmp_path / "rdd"], "key 'bots[2]'"),
+                            ([*bots[:2], bots[1]], "key 'bots[2]': ")):
+        write(folder, listed)
+        for args in (("tournament", "run", folder), ("tournament", "status", folder),
+                     ("leaderboard", "show", folder),
+                     ("leaderboard", "publish", folder, "--out", tmp_path / "other")):
+            refused(cli(*args), message)
+    assert "is listed twice (also bots[1])" in cli("leaderboard", "show", folder).stderr
     assert dump(folder) == before and not (tmp_path / "other").exists()
 
     write(folder, bots)
@@ -152,3 +166,25 @@ def test_a_second_run_on_the_same_folder_is_refused(tmp_path: Path) -> None:
     refused(second, "another `arena tournament run` is playing this tournament (pid ")
     assert f"(pid {os.getpid()})" in second.stderr
     assert not (folder / "tournament.sqlite").exists()
+
+
+def test_is_running_probes_the_run_lock_without_taking_it(tmp_path: Path) -> None:
+    """`tournament status` asks whether a run holds the folder: matches left
+    `running` by a killed run are shown as interrupted. The probe must not
+    make a run that starts at that instant fail."""
+    import fcntl
+
+    from arena.tournament.runlock import LOCK_NAME, exclusive_run, is_running
+
+    assert not is_running(tmp_path)  # no lock file yet
+    with exclusive_run(tmp_path):
+        assert is_running(tmp_path)
+    assert not is_running(tmp_path)
+    # A probe holding its shared lock for a moment: the run waits it out.
+    fd = os.open(tmp_path / LOCK_NAME, os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_SH)
+    timer = threading.Timer(0.05, os.close, (fd,))
+    timer.start()
+    with exclusive_run(tmp_path):
+        assert is_running(tmp_path)
+    timer.join()
