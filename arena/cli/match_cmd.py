@@ -42,6 +42,7 @@ def play(
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
 ) -> None:
     """Run one match between bots and print the deal-by-deal summary and the result."""
+    from arena.game import Rules
     from arena.referee.match import MatchSetupError, build_rules, run_match
     from arena.referee.spec import MatchSpec, TimeControl
     from arena.referee.transcript import result_lines
@@ -83,7 +84,10 @@ def play(
             raise _fail(f"--replay {replay}: is a folder; give a file name")
         try:
             replay.parent.mkdir(parents=True, exist_ok=True)
-            replay.open("a").close()  # writable? (the match truncates it when it starts)
+            existed = replay.exists()
+            replay.open("a").close()  # writable? (the match replaces it when it has a result)
+            if not existed:
+                replay.unlink()  # no empty file left behind if the match fails
         except OSError as exc:
             raise _fail(f"--replay {replay}: cannot write there: {exc.strerror}") from None
     spec = MatchSpec(
@@ -93,6 +97,10 @@ def play(
         replay_path=str(replay.resolve()) if replay else "",
         work_dir=str(logs.resolve()) if logs else "",
     )
+    try:
+        Rules.preset(rules)
+    except ValueError as exc:
+        raise _fail(f"--rules: {exc}") from None
     try:
         build_rules(spec)
         result = run_match(spec)

@@ -21,7 +21,7 @@ def _run(*args: str) -> tuple[int, str, str]:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["play", "no/such/bot", RANDOM, RANDOM], "not a bot folder"),
-    (["play", RANDOM, RANDOM, RANDOM, "--rules", "klondike"], "unknown rules preset 'klondike'"),
+    (["play", RANDOM, RANDOM, RANDOM, "--rules", "klondike"], "--rules: unknown rules preset 'klondike'"),
     (["play", RANDOM, RANDOM, RANDOM, "--option", "target"], "expected NAME=VALUE"),
     (["play", RANDOM, RANDOM, RANDOM, "--option", "colour=blue"], "colour"),
     (["play", RANDOM, RANDOM], "3 players"),
