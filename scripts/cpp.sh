@@ -13,14 +13,7 @@ command -v pkg-config >/dev/null 2>&1 || need_pkgs+=(pkg-config)
 command -v grpc_cpp_plugin >/dev/null 2>&1 || need_pkgs+=(protobuf-compiler-grpc)
 command -v protoc >/dev/null 2>&1 || need_pkgs+=(protobuf-compiler)
 pkg-config --exists grpc++ protobuf 2>/dev/null || need_pkgs+=(libgrpc++-dev libprotobuf-dev)
-if [ ${#need_pkgs[@]} -gt 0 ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "cpp.sh: installing the C++ bot toolchain: ${need_pkgs[*]}"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_pkgs[@]}" >/dev/null
-  else
-    echo "cpp.sh: missing ${need_pkgs[*]}; the C++ sample bot is not built (its tests skip, saying so)" >&2
-    exit 0
-  fi
-fi
+. scripts/apt_install.sh
+apt_install cpp.sh "the C++ sample bot is not built (its tests skip, saying so)" \
+  ${need_pkgs[@]+"${need_pkgs[@]}"} || exit 0
 make -s -C sample_bots/cpp

@@ -9,15 +9,8 @@ need_pkgs=()
 command -v bwrap >/dev/null 2>&1 || need_pkgs+=(bubblewrap)
 command -v dockerd >/dev/null 2>&1 || need_pkgs+=(docker.io)
 command -v debootstrap >/dev/null 2>&1 || need_pkgs+=(debootstrap)
-if [ ${#need_pkgs[@]} -gt 0 ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "setup: installing system packages: ${need_pkgs[*]}"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_pkgs[@]}" >/dev/null
-  else
-    echo "setup: optional system packages missing (${need_pkgs[*]}); stronger sandboxes will be unavailable" >&2
-  fi
-fi
+. scripts/apt_install.sh
+apt_install setup "stronger sandboxes will be unavailable" ${need_pkgs[@]+"${need_pkgs[@]}"} || true
 
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv

@@ -10,16 +10,13 @@ scripts/test.sh calls it); skipped, saying so, without them.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import shutil
 import subprocess
-import tempfile
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import grpc
 import pytest
+from standin import talk
 from typer.testing import CliRunner
 
 from arena.cli import app
@@ -28,7 +25,6 @@ from arena.referee.replay import check
 from arena.sandbox import available_levels
 from arena.sandbox.botfile import load_bot
 from arena.wire.gen.arena.v1 import arena_pb2 as pb
-from arena.wire.gen.arena.v1 import arena_pb2_grpc as pb_grpc
 
 ROOT = Path(__file__).resolve().parents[2]
 CPP = ROOT / "sample_bots" / "cpp"
@@ -53,58 +49,27 @@ def built() -> Path:
     return binary
 
 
-class StandIn(pb_grpc.RefereeServicer):
-    """Sends a match start, three decision requests and the match end."""
+def _request(seq: int, obs: pb.Observation, actions: list[tuple[str, int, str]],
+             texts: list[str]) -> pb.DecisionRequest:
+    legal = [pb.Action(kind=kind, amount=amount, card=card) for kind, amount, card in actions]
+    return pb.DecisionRequest(seq=seq, observation=obs, legal_actions=legal, legal_texts=texts,
+                              time_limit_s=5.0)
 
-    def __init__(self) -> None:
-        self.received: list[pb.BotMessage] = []
 
-    async def Play(
-        self, request_iterator: AsyncIterator[pb.BotMessage], context: object
-    ) -> AsyncIterator[pb.RefereeMessage]:
-        incoming = request_iterator.__aiter__()
-        self.received.append(await incoming.__anext__())
-        yield pb.RefereeMessage(match_start=pb.MatchStart(protocol_version=2, match_id="t", seat=2))
-        asks = [
-            (7, pb.Observation(seat=2, phase="bidding", hand=["AS", "9C"]),
+REQUESTS = [
+    _request(7, pb.Observation(seat=2, phase="bidding", hand=["AS", "9C"]),
              [("bid", 110, ""), ("pass", 0, "")], ["bid 110", "pass"]),
-            # 10+ points on the table: the strongest card, not the cheapest.
-            (8, pb.Observation(seat=2, phase="play", hand=["AS", "9S"],
+    # 10+ points on the table: the strongest card, not the cheapest.
+    _request(8, pb.Observation(seat=2, phase="play", hand=["AS", "9S"],
                                trick=[pb.TrickCard(seat=1, card="TS")]),
              [("play", 0, "9S"), ("play", 0, "AS")], ["play 9S", "play AS"]),
-            (9, pb.Observation(seat=2, phase="exchange", hand=["KH", "JC"]),
+    _request(9, pb.Observation(seat=2, phase="exchange", hand=["KH", "JC"]),
              [("give", 0, "KH"), ("give", 0, "JC")], ["give KH 0", "give JC 0"]),
-        ]
-        for seq, obs, actions, texts in asks:
-            legal = [pb.Action(kind=kind, amount=amount, card=card) for kind, amount, card in actions]
-            yield pb.RefereeMessage(decision=pb.DecisionRequest(
-                seq=seq, observation=obs, legal_actions=legal, legal_texts=texts, time_limit_s=5.0))
-            self.received.append(await incoming.__anext__())
-        yield pb.RefereeMessage(match_end=pb.MatchEnd(totals=[0, 0, 0], reason="complete"))
-
-
-async def _talk_to_cpp_bot(binary: Path) -> tuple[int, list[pb.BotMessage]]:
-    server = grpc.aio.server()
-    stand_in = StandIn()
-    pb_grpc.add_RefereeServicer_to_server(stand_in, server)
-    with tempfile.TemporaryDirectory() as tmp:
-        address = f"unix:{tmp}/referee.sock"
-        server.add_insecure_port(address)
-        await server.start()
-        env = {**os.environ, "ARENA_ADDRESS": address, "ARENA_TOKEN": "secret-token"}
-        bot = await asyncio.create_subprocess_exec(str(binary), cwd=CPP, env=env)
-        try:
-            code = await asyncio.wait_for(bot.wait(), timeout=60)
-        finally:
-            if bot.returncode is None:
-                bot.kill()
-                await bot.wait()
-            await server.stop(grace=0.5)
-    return code, stand_in.received
+]
 
 
 def test_hello_structured_replies_with_seq_and_clean_exit(built: Path) -> None:
-    code, received = asyncio.run(_talk_to_cpp_bot(built))
+    code, received = talk([str(built)], CPP, REQUESTS)
     assert code == 0
     hello, bid, play, give = received
     assert hello.WhichOneof("body") == "hello"

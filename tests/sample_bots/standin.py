@@ -1,0 +1,62 @@
+"""A stand-in referee for testing a bot in another language on its own: a
+real grpc.aio server on a unix socket that sends a match start, the given
+decision requests one by one (each after the bot's previous message), and
+the match end, and keeps everything the bot sent."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+
+import grpc
+
+from arena.wire.gen.arena.v1 import arena_pb2 as pb
+from arena.wire.gen.arena.v1 import arena_pb2_grpc as pb_grpc
+
+
+class StandIn(pb_grpc.RefereeServicer):
+    def __init__(self, requests: Sequence[pb.DecisionRequest]) -> None:
+        self.requests = list(requests)
+        self.received: list[pb.BotMessage] = []
+
+    async def Play(
+        self, request_iterator: AsyncIterator[pb.BotMessage], context: object
+    ) -> AsyncIterator[pb.RefereeMessage]:
+        incoming = request_iterator.__aiter__()
+        self.received.append(await incoming.__anext__())
+        yield pb.RefereeMessage(match_start=pb.MatchStart(protocol_version=2, match_id="t", seat=2))
+        for request in self.requests:
+            yield pb.RefereeMessage(decision=request)
+            self.received.append(await incoming.__anext__())
+        yield pb.RefereeMessage(match_end=pb.MatchEnd(totals=[0, 0, 0], reason="complete"))
+
+
+def talk(argv: Sequence[str], cwd: Path, requests: Sequence[pb.DecisionRequest],
+         env: dict[str, str] | None = None) -> tuple[int, list[pb.BotMessage]]:
+    """Run the bot `argv` in `cwd` against a StandIn with `requests`: its
+    exit status and every message it sent (the hello first)."""
+    return asyncio.run(_talk(argv, cwd, requests, env or {}))
+
+
+async def _talk(argv: Sequence[str], cwd: Path, requests: Sequence[pb.DecisionRequest],
+                extra_env: dict[str, str]) -> tuple[int, list[pb.BotMessage]]:
+    server = grpc.aio.server()
+    stand_in = StandIn(requests)
+    pb_grpc.add_RefereeServicer_to_server(stand_in, server)
+    with tempfile.TemporaryDirectory() as tmp:
+        address = f"unix:{tmp}/referee.sock"
+        server.add_insecure_port(address)
+        await server.start()
+        env = {**os.environ, "ARENA_ADDRESS": address, "ARENA_TOKEN": "secret-token", **extra_env}
+        bot = await asyncio.create_subprocess_exec(*argv, cwd=cwd, env=env)
+        try:
+            code = await asyncio.wait_for(bot.wait(), timeout=60)
+        finally:
+            if bot.returncode is None:
+                bot.kill()
+                await bot.wait()
+            await server.stop(grace=0.5)
+    return code, stand_in.received
