@@ -2,19 +2,22 @@
 #
 #   apt_install WHO WHY PACKAGE...
 #
-# Installs the Debian packages when run as root where apt-get exists;
-# otherwise says on stderr which are missing and WHY that matters, and
-# returns 1. Nothing to do (no PACKAGE) returns 0.
+# Installs the Debian packages when run as root where apt-get exists.
+# Returns 0 when they are installed (or none were asked for); 1, after
+# saying on stderr which are missing and WHY that matters, when this
+# machine cannot install them (not root, no apt-get); 2 when apt-get
+# failed. Callers run it in a condition, where `set -e` does not apply, so
+# every step is checked here.
 apt_install() {
   local who="$1" why="$2"
   shift 2
   [ $# -gt 0 ] || return 0
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "$who: installing system packages: $*"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
-  else
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
     echo "$who: missing $*; $why" >&2
     return 1
   fi
+  echo "$who: installing system packages: $*"
+  apt-get update -qq || { echo "$who: apt-get update failed" >&2; return 2; }
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null \
+    || { echo "$who: apt-get install $* failed" >&2; return 2; }
 }

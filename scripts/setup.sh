@@ -10,7 +10,9 @@ command -v bwrap >/dev/null 2>&1 || need_pkgs+=(bubblewrap)
 command -v dockerd >/dev/null 2>&1 || need_pkgs+=(docker.io)
 command -v debootstrap >/dev/null 2>&1 || need_pkgs+=(debootstrap)
 . scripts/apt_install.sh
-apt_install setup "stronger sandboxes will be unavailable" ${need_pkgs[@]+"${need_pkgs[@]}"} || true
+# Not root: the stronger sandboxes are unavailable (said), the rest works.
+apt_install setup "stronger sandboxes will be unavailable" ${need_pkgs[@]+"${need_pkgs[@]}"} \
+  || [ $? = 1 ]
 
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv

@@ -131,7 +131,8 @@ int main() {
   hello.mutable_hello()->set_bot_version(kVersion);
   hello.mutable_hello()->set_protocol_version(kProtocolVersion);
   if (!stream->Write(hello)) {
-    std::cerr << "bot: could not send the hello\n";
+    const grpc::Status status = stream->Finish();  // why: e.g. "failed to connect"
+    std::cerr << "bot: could not send the hello: " << status.error_message() << "\n";
     return 1;
   }
 
@@ -145,12 +146,19 @@ int main() {
         break;
       case RefereeMessage::kDecision: {
         const DecisionRequest& d = msg.decision();
-        if (d.legal_actions_size() == 0) break;  // cannot happen: a request always has one
         BotMessage reply;
         reply.mutable_reply()->set_seq(d.seq());
-        // The texts and the structured actions are the same list, in the same order.
+        // The texts and the structured actions are the same list, in the same
+        // order; answer with the structured one, or the text if there is none.
         const int pick = Choose(d);
-        *reply.mutable_reply()->mutable_action() = d.legal_actions(pick < d.legal_actions_size() ? pick : 0);
+        if (pick < d.legal_actions_size()) {
+          *reply.mutable_reply()->mutable_action() = d.legal_actions(pick);
+        } else if (pick < d.legal_texts_size()) {
+          reply.mutable_reply()->set_text(d.legal_texts(pick));
+        } else {
+          std::cerr << "decision " << d.seq() << " names no legal action\n";
+          break;
+        }
         if (!stream->Write(reply)) break;  // the stream is gone; Read ends the loop
         break;
       }
@@ -173,7 +181,8 @@ int main() {
   }
   const grpc::Status status = stream->Finish();
   if (!finished && !refused) {
-    std::cerr << "the stream ended before the match did: " << status.error_message() << "\n";
+    std::cerr << "the stream ended before the match did: "
+              << (status.ok() ? std::string("closed by the referee") : status.error_message()) << "\n";
   }
   // 0 only for a match played to its end.
   return finished ? 0 : 1;

@@ -1,7 +1,9 @@
 """A stand-in referee for testing a bot in another language on its own: a
 real grpc.aio server on a unix socket that sends a match start, the given
 decision requests one by one (each after the bot's previous message), and
-the match end, and keeps everything the bot sent."""
+the match end, and keeps everything the bot sent. Other endings: `refused`
+(refused right after the hello) and `cut` (the stream ends after the
+requests, with no match end)."""
 
 from __future__ import annotations
 
@@ -18,8 +20,9 @@ from arena.wire.gen.arena.v1 import arena_pb2_grpc as pb_grpc
 
 
 class StandIn(pb_grpc.RefereeServicer):
-    def __init__(self, requests: Sequence[pb.DecisionRequest]) -> None:
+    def __init__(self, requests: Sequence[pb.DecisionRequest], ending: str = "match_end") -> None:
         self.requests = list(requests)
+        self.ending = ending
         self.received: list[pb.BotMessage] = []
 
     async def Play(
@@ -27,36 +30,44 @@ class StandIn(pb_grpc.RefereeServicer):
     ) -> AsyncIterator[pb.RefereeMessage]:
         incoming = request_iterator.__aiter__()
         self.received.append(await incoming.__anext__())
+        if self.ending == "refused":
+            yield pb.RefereeMessage(refused="seat 2 is already taken")
+            return
         yield pb.RefereeMessage(match_start=pb.MatchStart(protocol_version=2, match_id="t", seat=2))
         for request in self.requests:
             yield pb.RefereeMessage(decision=request)
             self.received.append(await incoming.__anext__())
-        yield pb.RefereeMessage(match_end=pb.MatchEnd(totals=[0, 0, 0], reason="complete"))
+        if self.ending == "match_end":
+            yield pb.RefereeMessage(match_end=pb.MatchEnd(totals=[0, 0, 0], reason="complete"))
+
+
+Talk = tuple[int, list[pb.BotMessage], str]  # exit status, messages sent (hello first), stderr
 
 
 def talk(argv: Sequence[str], cwd: Path, requests: Sequence[pb.DecisionRequest],
-         env: dict[str, str] | None = None) -> tuple[int, list[pb.BotMessage]]:
-    """Run the bot `argv` in `cwd` against a StandIn with `requests`: its
-    exit status and every message it sent (the hello first)."""
-    return asyncio.run(_talk(argv, cwd, requests, env or {}))
+         env: dict[str, str] | None = None, ending: str = "match_end") -> Talk:
+    """Run the bot `argv` in `cwd` against a StandIn with `requests`."""
+    return asyncio.run(_talk(argv, cwd, requests, env or {}, ending))
 
 
 async def _talk(argv: Sequence[str], cwd: Path, requests: Sequence[pb.DecisionRequest],
-                extra_env: dict[str, str]) -> tuple[int, list[pb.BotMessage]]:
+                extra_env: dict[str, str], ending: str) -> Talk:
     server = grpc.aio.server()
-    stand_in = StandIn(requests)
+    stand_in = StandIn(requests, ending)
     pb_grpc.add_RefereeServicer_to_server(stand_in, server)
     with tempfile.TemporaryDirectory() as tmp:
         address = f"unix:{tmp}/referee.sock"
         server.add_insecure_port(address)
         await server.start()
         env = {**os.environ, "ARENA_ADDRESS": address, "ARENA_TOKEN": "secret-token", **extra_env}
-        bot = await asyncio.create_subprocess_exec(*argv, cwd=cwd, env=env)
+        bot = await asyncio.create_subprocess_exec(*argv, cwd=cwd, env=env,
+                                                   stderr=asyncio.subprocess.PIPE)
         try:
-            code = await asyncio.wait_for(bot.wait(), timeout=60)
+            _, err = await asyncio.wait_for(bot.communicate(), timeout=60)
         finally:
             if bot.returncode is None:
                 bot.kill()
                 await bot.wait()
             await server.stop(grace=0.5)
-    return code, stand_in.received
+    assert bot.returncode is not None
+    return bot.returncode, stand_in.received, err.decode(errors="replace")

@@ -1,7 +1,7 @@
 """The C++ sample bot: built with its Makefile, protocol handling against a
-stand-in referee, a whole match through the real referee, and `arena bot
-check` at the strongest sandbox level this machine has, as its author would
-run it.
+stand-in referee (exit status and messages when refused, cut off or
+unable to connect), a whole match through the real referee, and `arena bot
+check` at every sandbox level this machine has, as its author would run it.
 
 Needs g++, make, pkg-config, protoc with grpc_cpp_plugin and the gRPC C++
 libraries (scripts/cpp.sh installs them as root and builds the bot, and
@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 from arena.cli import app
 from arena.referee import MatchSpec, TimeControl, run_match
 from arena.referee.replay import check
-from arena.sandbox import available_levels
+from arena.sandbox import available_levels, resolve_level
 from arena.sandbox.botfile import load_bot
 from arena.wire.gen.arena.v1 import arena_pb2 as pb
 
@@ -30,6 +30,9 @@ ROOT = Path(__file__).resolve().parents[2]
 CPP = ROOT / "sample_bots" / "cpp"
 _TOOLS = ("g++", "make", "pkg-config", "protoc", "grpc_cpp_plugin")
 _MISSING = [tool for tool in _TOOLS if shutil.which(tool) is None]
+if not _MISSING and subprocess.run(["pkg-config", "--exists", "grpc++", "protobuf"],
+                                   check=False).returncode != 0:
+    _MISSING.append("the grpc++ and protobuf libraries (libgrpc++-dev, libprotobuf-dev)")
 
 pytestmark = [
     pytest.mark.slow,
@@ -69,7 +72,7 @@ REQUESTS = [
 
 
 def test_hello_structured_replies_with_seq_and_clean_exit(built: Path) -> None:
-    code, received = talk([str(built)], CPP, REQUESTS)
+    code, received, _ = talk([str(built)], CPP, REQUESTS)
     assert code == 0
     hello, bid, play, give = received
     assert hello.WhichOneof("body") == "hello"
@@ -78,6 +81,33 @@ def test_hello_structured_replies_with_seq_and_clean_exit(built: Path) -> None:
     assert (bid.reply.seq, bid.reply.action.kind, bid.reply.text) == (7, "pass", "")
     assert (play.reply.seq, play.reply.action.kind, play.reply.action.card) == (8, "play", "AS")
     assert (give.reply.seq, give.reply.action.card) == (9, "JC")
+
+
+def test_a_structured_action_missing_is_answered_with_its_text(built: Path) -> None:
+    request = pb.DecisionRequest(seq=4, observation=pb.Observation(seat=2, phase="bidding"),
+                                 legal_texts=["bid 110", "pass"], time_limit_s=5.0)
+    code, received, _ = talk([str(built)], CPP, [request])
+    assert code == 0
+    assert (received[1].reply.seq, received[1].reply.text) == (4, "pass")
+    assert not received[1].reply.HasField("action")
+
+
+@pytest.mark.parametrize(("ending", "said"), [
+    ("refused", "refused by the referee: seat 2 is already taken"),
+    ("cut", "the stream ended before the match did: closed by the referee"),
+])
+def test_exits_1_when_the_match_does_not_end(built: Path, ending: str, said: str) -> None:
+    code, received, err = talk([str(built)], CPP, REQUESTS[:1], ending=ending)
+    assert code == 1 and said in err
+    assert received[0].WhichOneof("body") == "hello"
+
+
+def test_exits_1_saying_why_when_nothing_listens(built: Path, tmp_path: Path) -> None:
+    env = {**os.environ, "ARENA_ADDRESS": f"unix:{tmp_path}/nobody.sock", "ARENA_TOKEN": "t"}
+    done = subprocess.run([str(built)], env=env, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 1
+    assert "could not send the hello: " in done.stderr
+    assert done.stderr.strip() != "bot: could not send the hello:"  # gRPC's reason follows
 
 
 def test_without_its_environment_it_says_what_is_missing(built: Path) -> None:
@@ -102,11 +132,15 @@ def test_cpp_plays_a_whole_match_through_the_referee(built: Path, tmp_path: Path
     assert check(result.replay_path) == tuple(s.total for s in result.seats)
 
 
-def test_bot_check_passes_at_the_strongest_level_here(built: Path) -> None:
-    # `auto` takes docker when its image is there, else bwrap: the statically
-    # linked binary needs nothing from the image but the C library.
-    result = CliRunner().invoke(app, ["bot", "check", str(CPP), "--rules", "finnish", "--deals", "4"])
+@pytest.mark.parametrize("level", ["auto", *available_levels()])
+def test_bot_check_passes_at_every_level_here(built: Path, level: str) -> None:
+    # The statically linked binary needs nothing from its surroundings but
+    # the C library: bwrap mounts the system's, the docker level's image
+    # (arena-python:1) has one. `auto` is what a bot author runs first.
+    result = CliRunner().invoke(app, ["bot", "check", str(CPP), "--rules", "finnish", "--deals", "4",
+                                      "--sandbox", level])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[-1] == "result: ok"
-    assert any(f"started (sandbox level: {available_levels()[0]})" in line for line in lines)
+    expected = resolve_level(level, load_bot(CPP))
+    assert any(f"started (sandbox level: {expected})" in line for line in lines), lines

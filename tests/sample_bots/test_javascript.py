@@ -48,7 +48,7 @@ def test_hello_replies_with_seq_and_clean_exit(override: bool, tmp_path: Path) -
         copy.parent.mkdir()
         shutil.copy(ROOT / "protocol" / "arena" / "v1" / "arena.proto", copy)
         proto = str(copy)
-    code, received = talk(["node", "bot.js"], JS, REQUESTS, {"ARENA_PROTO": proto} if proto else None)
+    code, received, _ = talk(["node", "bot.js"], JS, REQUESTS, {"ARENA_PROTO": proto} if proto else None)
     assert code == 0
     hello, first, second = received
     assert hello.WhichOneof("body") == "hello"
