@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import tempfile
 from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated
@@ -43,7 +44,7 @@ def play(
 ) -> None:
     """Run one match between bots and print the deal-by-deal summary and the result."""
     from arena.game import Rules
-    from arena.referee.match import MatchSetupError, build_rules, run_match
+    from arena.referee.match import MatchSetupError, run_match
     from arena.referee.spec import MatchSpec, TimeControl
     from arena.referee.transcript import result_lines
     from arena.sandbox.botfile import BotFileError, load_bot
@@ -69,6 +70,17 @@ def play(
         specs = tuple(load_bot(b) for b in bots)
     except BotFileError as exc:
         raise _fail(str(exc)) from None
+    # The rules before anything is created on disk.
+    try:
+        chosen = Rules.preset(rules)
+    except ValueError as exc:
+        raise _fail(f"--rules: {exc}") from None
+    try:
+        chosen = chosen.replace(**dict(overrides)) if overrides else chosen
+    except ValueError as exc:
+        raise _fail(f"--option: {exc}") from None
+    if len(specs) != chosen.players:
+        raise _fail(f"the rules need {chosen.players} players, got {len(specs)} bots")
     if seed is None:
         # 63 bits: a bot cannot find the deal seed by trying seeds against its hand.
         seed = secrets.randbelow(2**63)
@@ -84,10 +96,10 @@ def play(
             raise _fail(f"--replay {replay}: is a folder; give a file name")
         try:
             replay.parent.mkdir(parents=True, exist_ok=True)
-            existed = replay.exists()
-            replay.open("a").close()  # writable? (the match replaces it when it has a result)
-            if not existed:
-                replay.unlink()  # no empty file left behind if the match fails
+            # The match writes a part file in that folder and moves it over
+            # the replay once it has a result: the folder must take files.
+            with tempfile.NamedTemporaryFile(dir=replay.parent, prefix=f"{replay.name}.", suffix=".part"):
+                pass
         except OSError as exc:
             raise _fail(f"--replay {replay}: cannot write there: {exc.strerror}") from None
     spec = MatchSpec(
@@ -98,11 +110,6 @@ def play(
         work_dir=str(logs.resolve()) if logs else "",
     )
     try:
-        Rules.preset(rules)
-    except ValueError as exc:
-        raise _fail(f"--rules: {exc}") from None
-    try:
-        build_rules(spec)
         result = run_match(spec)
     except (MatchSetupError, ValueError, OSError) as exc:
         raise _fail(str(exc)) from None

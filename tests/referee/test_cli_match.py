@@ -43,6 +43,21 @@ def test_bad_input_is_one_clear_line_and_exit_2(args: list[str], message: str) -
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err + out
 
 
+@pytest.mark.parametrize(("args", "message"), [
+    (["--rules", "klondike"], "--rules: unknown rules preset 'klondike'"),
+    (["--option", "target=lots"], "--option: "),
+    (["--option", "players=4"], "the rules need 4 players, got 3 bots"),
+])
+def test_bad_rules_are_refused_before_anything_is_created(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    replay, logs = tmp_path / "a" / "b" / "m.jsonl", tmp_path / "logs"
+    code, _, err = _run("play", RANDOM, RANDOM, RANDOM, *args, "--replay", str(replay),
+                        "--logs", str(logs))
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize(("key", "value"), [("version", "1\\n<script>"), ("language", "=cmd|calc"),
                                           ("version", "1 beta")])
 def test_version_and_language_are_plain_tokens(tmp_path: Path, key: str, value: str) -> None:
