@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -37,43 +38,53 @@ class ReplayError(ValueError):
 class ReplayWriter:
     """Appends records to a replay file; a no-op when `path` is "".
 
-    The records go to a part file beside `path`, named with this process's
-    id, which replaces `path` only when `finish` is called (the match has its
-    result): a match played again (a resumed tournament) never leaves a cut
-    or mixed replay where a whole one was. `close` without `finish` (the
-    match failed or was stopped) drops the part file. The pid in its name
-    keeps two processes playing the same match (a killed run's worker still
-    winding down, and the next run) from writing into one file."""
+    The records go to a part file beside `path`, created at the first
+    record, which replaces `path` only when `finish` is called (the match
+    has its result): a match played again (a resumed tournament) never
+    leaves a cut or mixed replay where a whole one was. `close` without
+    `finish` (the match failed or was stopped) drops the part file. Its name
+    is unique (pid and a random part, created exclusively), so two processes
+    playing the same match, such as a killed run's worker still winding down
+    and the next run, or workers on two hosts sharing the folder, never
+    write into one file."""
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self.part_path = f"{path}.{os.getpid()}.part" if path else ""
+        self.part_path = f"{path}.{os.getpid()}.{secrets.token_hex(4)}.part" if path else ""
         self._fh: IO[str] | None = None
-        if path:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-            self._fh = open(self.part_path, "w", encoding="utf-8")  # noqa: SIM115 - open for the whole match
+        self._done = not path
 
     @property
     def active(self) -> bool:
         """False when records are not kept: callers may skip building them."""
-        return self._fh is not None
+        return not self._done
 
     def write(self, record: dict[str, Any]) -> None:
-        if self._fh is not None:
-            self._fh.write(json.dumps(record, separators=(",", ":"), default=_jsonable) + "\n")
+        if self._done:
+            return
+        if self._fh is None:
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._fh = open(self.part_path, "x", encoding="utf-8")  # noqa: SIM115 - open for the whole match
+        self._fh.write(json.dumps(record, separators=(",", ":"), default=_jsonable) + "\n")
 
     def finish(self) -> None:
         """The replay is whole (its result is written): move it into place."""
-        if self._fh is not None:
-            self._fh.close()
-            self._fh = None
+        if self._done or self._fh is None:
+            return
+        self._fh.close()
+        self._fh = None
+        try:
             os.replace(self.part_path, self.path)
+        finally:
+            self.close()  # a failed move drops the part file too
 
     def close(self) -> None:
         """Drop an unfinished replay; after `finish`, nothing to do."""
+        self._done = True
         if self._fh is not None:
             self._fh.close()
             self._fh = None
+        if self.part_path:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(self.part_path)
 

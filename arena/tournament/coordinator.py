@@ -132,8 +132,10 @@ def run(
     root = Path(config.root)
     if config.replays:
         (root / REPLAYS_DIR).mkdir(exist_ok=True)
-        # Part files of a killed run, whose workers never dropped them (the
-        # run lock says no other run is writing; see referee/replay.py).
+        # Part files of a killed run, whose workers never dropped them. A
+        # worker of that run may still be winding down for a moment (or a
+        # Dask task outlive its client): removing its open part file only
+        # makes its move into place fail; this run plays that match again.
         for part in (root / REPLAYS_DIR).glob("*.part"):
             part.unlink(missing_ok=True)
 
