@@ -161,7 +161,8 @@ def run(
 
 @tournament_app.command("status")
 def status(folder: Annotated[Path, typer.Argument(help="tournament folder")]) -> None:
-    """Show how many matches are planned, running, finished, failed."""
+    """Show how many matches are planned, running, finished, failed (or
+    interrupted: left running by a run that was stopped)."""
     from arena.tournament.config import TournamentConfigError, load_config
     from arena.tournament.fingerprint import FingerprintError, verify
     from arena.tournament.registry import RegistryError, field_names
@@ -176,6 +177,10 @@ def status(folder: Annotated[Path, typer.Argument(help="tournament folder")]) ->
     if not config.store_path.exists():
         typer.echo(f"{config.name}: not started")
         return
+    # Probed before the counts are read: a run that ends in between leaves
+    # matches `running` that it marks finished a moment later, never the
+    # other way round (a live run's matches shown as interrupted).
+    run_alive = is_running(config.root)
     try:
         with Store(config.store_path) as store:
             verify(config, store)
@@ -184,7 +189,7 @@ def status(folder: Annotated[Path, typer.Argument(help="tournament folder")]) ->
             bots = store.bots()
     except (StoreError, FingerprintError, RegistryError) as exc:
         raise _fail(str(exc)) from None
-    if counts.get("running") and not is_running(config.root):
+    if counts.get("running") and not run_alive:
         # Left by a run that was stopped or killed: the next run plays them again.
         counts["interrupted"] = counts.pop("running")
     typer.echo(f"{config.name}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))

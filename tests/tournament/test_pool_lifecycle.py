@@ -145,6 +145,9 @@ def test_sigkilled_run_leaves_no_worker_behind_and_resumes(tmp_path: Path) -> No
         for worker in workers(proc.pid):
             left |= children(worker)  # the bots of the matches being played
         assert len(left) > 3
+        during = subprocess.run([*CLI, "tournament", "status", str(folder)], capture_output=True,
+                                text=True, cwd=ROOT, check=False, timeout=120)
+        assert "running " in during.stdout and "interrupted" not in during.stdout, during.stdout
         os.kill(proc.pid, signal.SIGKILL)  # the CLI only, as the OOM killer would
         proc.wait()
         assert_gone(left)
