@@ -27,7 +27,9 @@ done
 # must run from a snapshot of their folder); keep them identical when
 # regenerating in place.
 if [ "$out" = "$root" ]; then
-  [ -d "$root/sample_bots/javascript" ] && cp "$root/protocol/arena/v1/arena.proto" "$root/sample_bots/javascript/arena.proto"
-  [ -d "$root/sample_bots/cpp/proto/arena/v1" ] && cp "$root/protocol/arena/v1/arena.proto" "$root/sample_bots/cpp/proto/arena/v1/arena.proto"
+  for copy in sample_bots/javascript/arena.proto sample_bots/cpp/proto/arena/v1/arena.proto; do
+    if [ -d "$(dirname "$root/$copy")" ]; then
+      cp "$root/protocol/arena/v1/arena.proto" "$root/$copy"
+    fi
+  done
 fi
-exit 0
