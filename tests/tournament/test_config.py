@@ -95,6 +95,13 @@ def test_missing_bot_and_duplicate_names(make_bot, make_tournament, tmp_path) ->
     with pytest.raises(TournamentConfigError, match=r"key 'bots\[1\]'.*nowhere.*no such directory"):
         load_config(folder)
     folder = make_tournament([a, a, make_bot("c")], name="t2")
+    with pytest.raises(TournamentConfigError, match=r"key 'bots\[1\]': .* is listed twice \(also bots\[0\]\)"):
+        load_config(folder)
+    with pytest.raises(TournamentConfigError, match=r"listed twice"):
+        load_config(folder, check_bots=False)  # the read commands too
+    copy = tmp_path / "copy_of_a"
+    shutil.copytree(a, copy)
+    folder = make_tournament([a, copy, make_bot("c")], name="t3")
     with pytest.raises(TournamentConfigError, match=r"key 'bots\[1\]': bot name 'a' is also used"):
         load_config(folder)
 
