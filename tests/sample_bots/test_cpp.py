@@ -16,12 +16,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from standin import talk
+from standin import assert_plays_a_whole_match, talk
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.referee import MatchSpec, TimeControl, run_match
-from arena.referee.replay import check
 from arena.sandbox import available_levels, resolve_level
 from arena.sandbox.botfile import load_bot
 from arena.wire.gen.arena.v1 import arena_pb2 as pb
@@ -118,18 +116,7 @@ def test_without_its_environment_it_says_what_is_missing(built: Path) -> None:
 
 
 def test_cpp_plays_a_whole_match_through_the_referee(built: Path, tmp_path: Path) -> None:
-    bots = (load_bot(CPP), load_bot(ROOT / "sample_bots" / "greedy"),
-            load_bot(ROOT / "sample_bots" / "random"))
-    result = run_match(MatchSpec(
-        match_id="cpp", bots=bots, seed=8, rules_preset="czech", rules_options=(("target", 500),),
-        sandbox="process", work_dir=str(tmp_path), replay_path=str(tmp_path / "cpp.jsonl"),
-        time_control=TimeControl(per_move=5.0, bank=20.0, startup=30.0),
-    ))
-    assert result.reason == "complete"
-    assert [s.status for s in result.seats] == ["ok", "ok", "ok"]
-    assert all(n == 0 for s in result.seats for _, n in s.faults)
-    assert result.seats[0].bot == "cpp" and result.seats[0].decisions > 0
-    assert check(result.replay_path) == tuple(s.total for s in result.seats)
+    assert_plays_a_whole_match(CPP, tmp_path)
 
 
 @pytest.mark.parametrize("level", ["auto", *available_levels()])

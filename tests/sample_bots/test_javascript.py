@@ -11,11 +11,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from standin import talk
+from standin import assert_plays_a_whole_match, talk
 
-from arena.referee import MatchSpec, TimeControl, run_match
-from arena.referee.replay import check
-from arena.sandbox.botfile import load_bot
 from arena.wire.gen.arena.v1 import arena_pb2 as pb
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,15 +55,4 @@ def test_hello_replies_with_seq_and_clean_exit(override: bool, tmp_path: Path) -
 
 
 def test_javascript_plays_a_whole_match_through_the_referee(tmp_path: Path) -> None:
-    bots = (load_bot(JS), load_bot(ROOT / "sample_bots" / "greedy"),
-            load_bot(ROOT / "sample_bots" / "random"))
-    result = run_match(MatchSpec(
-        match_id="js", bots=bots, seed=8, rules_preset="czech", rules_options=(("target", 500),),
-        sandbox="process", work_dir=str(tmp_path), replay_path=str(tmp_path / "js.jsonl"),
-        time_control=TimeControl(per_move=5.0, bank=20.0, startup=30.0),
-    ))
-    assert result.reason == "complete"
-    assert [s.status for s in result.seats] == ["ok", "ok", "ok"]
-    assert all(n == 0 for s in result.seats for _, n in s.faults)
-    assert result.seats[0].bot == "javascript" and result.seats[0].decisions > 0
-    assert check(result.replay_path) == tuple(s.total for s in result.seats)
+    assert_plays_a_whole_match(JS, tmp_path)
