@@ -103,8 +103,16 @@ def _missing_program(bot: BotSpec) -> str:
     program = bot.run[0]
     if "/" in program:
         path = Path(bot.path) / program
-        return "" if path.exists() else f"start: program {program!r} not found in {bot.path}"
+        if path.exists():
+            return ""
+        build = next((f for f in _BUILD_FILES if (Path(bot.path) / f).exists()), "")
+        hint = f" (the folder has a {build}: build the bot first)" if build else ""
+        return f"start: program {program!r} not found in {bot.path}{hint}"
     return "" if shutil.which(program) else f"start: program {program!r} not found on PATH"
+
+
+# Build files of compiled bots: a missing program next to one is a bot not built yet.
+_BUILD_FILES = ("Makefile", "CMakeLists.txt", "Cargo.toml", "go.mod", "build.gradle", "pom.xml")
 
 
 # The referee's fault line for a bot that died while a decision waited (match.py).

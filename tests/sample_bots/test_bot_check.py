@@ -61,6 +61,12 @@ def test_a_missing_program_is_named(tmp_path: Path) -> None:
     code, lines = check(str(tmp_path), *FAST)
     assert code == 1
     assert any(line.strip().startswith("FAIL") and "'./target/release/bot' not found" in line for line in lines)
+    assert not any("build the bot first" in line for line in lines)
+    (tmp_path / "Cargo.toml").write_text("[package]\n")  # a compiled bot, not built yet
+    code, lines = check(str(tmp_path), *FAST)
+    assert code == 1
+    assert any("not found" in line and "(the folder has a Cargo.toml: build the bot first)" in line
+               for line in lines)
 
 
 @pytest.mark.slow
