@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import signal
 import tempfile
 from dataclasses import asdict
 from pathlib import Path
@@ -109,10 +110,29 @@ def play(
         replay_path=str(replay.resolve()) if replay else "",
         work_dir=str(logs.resolve()) if logs else "",
     )
+    terminated: list[bool] = []
+
+    def on_sigterm(signum: int, frame: object) -> None:
+        # As Ctrl-C: asyncio cancels the match, which stops its bots and
+        # drops its unfinished replay (a plain SIGTERM would leave both).
+        terminated.append(True)
+        signal.raise_signal(signal.SIGINT)
+
+    try:
+        previous: object = signal.signal(signal.SIGTERM, on_sigterm)
+    except ValueError:  # not the main thread (called from other code): no handler
+        previous = None
     try:
         result = run_match(spec)
     except (MatchSetupError, ValueError, OSError) as exc:
         raise _fail(str(exc)) from None
+    except KeyboardInterrupt:
+        what, code = ("terminated", 143) if terminated else ("interrupted", 130)
+        typer.echo(f"{what}: the match was stopped; it has no result", err=True)
+        raise typer.Exit(code) from None
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)  # type: ignore[arg-type]
     if as_json:
         typer.echo(json.dumps(asdict(result), indent=2))
     else:

@@ -145,3 +145,55 @@ def test_a_damaged_replay_header_is_one_line(tmp_path: Path, record: dict[str, o
     code, out, err = _run("replay", "show", str(path))
     assert code == 2 and f"bad.jsonl:1: header record {message}" in err, err
     assert "Traceback" not in err + out
+
+
+@pytest.mark.slow
+def test_sigterm_stops_the_match_like_ctrl_c_and_leaves_no_replay(tmp_path: Path) -> None:
+    """SIGTERM (a terminal closed, a supervisor stopping it) used to kill
+    `arena play` outright, leaving the replay's part file behind."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    replays = tmp_path / "replays"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from arena.cli import main; main()", "play", RANDOM, RANDOM, RANDOM,
+         "--sandbox", "process", "--seed", "5", "--replay", str(replays / "m.jsonl")],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not list(replays.glob("*.part")):  # playing: the replay is being written
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.05)
+        bots = _children(proc.pid)
+        assert len(bots) == 3
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 143, err
+    assert err.strip() == "terminated: the match was stopped; it has no result"
+    assert list(replays.iterdir()) == []
+    deadline = time.monotonic() + 20
+    while any(_alive(p) for p in bots) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(p) for p in bots)
+
+
+def _stat(pid: int) -> list[str] | None:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def _children(pid: int) -> list[int]:
+    return [int(e.name) for e in Path("/proc").iterdir()
+            if e.name.isdigit() and (s := _stat(int(e.name))) is not None and s[1] == str(pid)]
+
+
+def _alive(pid: int) -> bool:
+    s = _stat(pid)
+    return s is not None and s[0] not in ("Z", "X")
