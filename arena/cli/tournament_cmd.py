@@ -177,9 +177,9 @@ def status(folder: Annotated[Path, typer.Argument(help="tournament folder")]) ->
     if not config.store_path.exists():
         typer.echo(f"{config.name}: not started")
         return
-    # Probed before the counts are read: a run that ends in between leaves
-    # matches `running` that it marks finished a moment later, never the
-    # other way round (a live run's matches shown as interrupted).
+    # Probed before the counts are read, so that a run playing all along is
+    # always seen. A run that ends or starts in between can make this one
+    # report call a match running or interrupted wrongly; the next is right.
     run_alive = is_running(config.root)
     try:
         with Store(config.store_path) as store:
