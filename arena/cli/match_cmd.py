@@ -2,19 +2,48 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 import signal
 import tempfile
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from arena.cli.checks import seconds_problem
 
+if TYPE_CHECKING:  # imported lazily at run time: the CLI starts often
+    from arena.referee.spec import MatchResult, MatchSpec
+
 replay_app = typer.Typer(help="Replays of matches (JSON Lines).", no_args_is_help=True)
+
+
+async def _play_until_sigterm(spec: MatchSpec, terminated: list[bool]) -> MatchResult:
+    """The match; SIGTERM cancels it as asyncio does on Ctrl-C, so that its
+    cleanup stops the bots and drops its unfinished replay (a plain SIGTERM
+    would leave both). A loop handler, not SIGINT raised at ourselves: a
+    background job (CI, nohup) starts with SIGINT ignored."""
+    from arena.referee.match import play_match
+
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+
+    def stop() -> None:
+        terminated.append(True)
+        task.cancel()
+
+    try:
+        loop.add_signal_handler(signal.SIGTERM, stop)
+    except (ValueError, RuntimeError, NotImplementedError):  # not the main thread: no handler
+        return await play_match(spec)
+    try:
+        return await play_match(spec)
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
 
 
 def _fail(message: str) -> typer.Exit:
@@ -45,7 +74,7 @@ def play(
 ) -> None:
     """Run one match between bots and print the deal-by-deal summary and the result."""
     from arena.game import Rules
-    from arena.referee.match import MatchSetupError, run_match
+    from arena.referee.match import MatchSetupError
     from arena.referee.spec import MatchSpec, TimeControl
     from arena.referee.transcript import result_lines
     from arena.sandbox.botfile import BotFileError, load_bot
@@ -111,28 +140,14 @@ def play(
         work_dir=str(logs.resolve()) if logs else "",
     )
     terminated: list[bool] = []
-
-    def on_sigterm(signum: int, frame: object) -> None:
-        # As Ctrl-C: asyncio cancels the match, which stops its bots and
-        # drops its unfinished replay (a plain SIGTERM would leave both).
-        terminated.append(True)
-        signal.raise_signal(signal.SIGINT)
-
     try:
-        previous: object = signal.signal(signal.SIGTERM, on_sigterm)
-    except ValueError:  # not the main thread (called from other code): no handler
-        previous = None
-    try:
-        result = run_match(spec)
+        result = asyncio.run(_play_until_sigterm(spec, terminated))
     except (MatchSetupError, ValueError, OSError) as exc:
         raise _fail(str(exc)) from None
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):
         what, code = ("terminated", 143) if terminated else ("interrupted", 130)
         typer.echo(f"{what}: the match was stopped; it has no result", err=True)
         raise typer.Exit(code) from None
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)  # type: ignore[arg-type]
     if as_json:
         typer.echo(json.dumps(asdict(result), indent=2))
     else:

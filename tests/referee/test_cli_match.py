@@ -160,7 +160,9 @@ def test_sigterm_stops_the_match_like_ctrl_c_and_leaves_no_replay(tmp_path: Path
     proc = subprocess.Popen(
         [sys.executable, "-c", "from arena.cli import main; main()", "play", RANDOM, RANDOM, RANDOM,
          "--sandbox", "process", "--seed", "5", "--replay", str(replays / "m.jsonl")],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        # As a background job (CI, nohup) starts: with SIGINT ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))  # noqa: PLW1509 - no threads here
     try:
         deadline = time.monotonic() + 120
         while not list(replays.glob("*.part")):  # playing: the replay is being written
