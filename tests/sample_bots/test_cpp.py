@@ -16,8 +16,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from standin import assert_plays_a_whole_match, talk
+from sdk.fake_referee import run_against
 from typer.testing import CliRunner
+from whole_match import assert_plays_a_whole_match
 
 from arena.cli import app
 from arena.sandbox import available_levels, resolve_level
@@ -69,35 +70,37 @@ REQUESTS = [
 ]
 
 
-def test_hello_structured_replies_with_seq_and_clean_exit(built: Path) -> None:
-    code, received, _ = talk([str(built)], CPP, REQUESTS)
-    assert code == 0
-    hello, bid, play, give = received
-    assert hello.WhichOneof("body") == "hello"
-    assert (hello.hello.token, hello.hello.bot_name, hello.hello.protocol_version) == ("secret-token", "cpp", 2)
+def test_hello_structured_replies_with_seq_and_clean_exit(built: Path, tmp_path: Path) -> None:
+    out = run_against("full", [str(built)], tmp_path, REQUESTS, cwd=CPP)
+    assert out.returncode == 0, out.stderr
+    assert out.hello is not None
+    assert (out.hello.token, out.hello.bot_name, out.hello.protocol_version) == ("t", "cpp", 2)
+    bid, play, give = out.replies
     # Answers with the structured action (no text), echoing the request's seq.
-    assert (bid.reply.seq, bid.reply.action.kind, bid.reply.text) == (7, "pass", "")
-    assert (play.reply.seq, play.reply.action.kind, play.reply.action.card) == (8, "play", "AS")
-    assert (give.reply.seq, give.reply.action.card) == (9, "JC")
+    assert (bid.seq, bid.action.kind, bid.text) == (7, "pass", "")
+    assert (play.seq, play.action.kind, play.action.card) == (8, "play", "AS")
+    assert (give.seq, give.action.card) == (9, "JC")
 
 
-def test_a_structured_action_missing_is_answered_with_its_text(built: Path) -> None:
+def test_a_structured_action_missing_is_answered_with_its_text(built: Path, tmp_path: Path) -> None:
     request = pb.DecisionRequest(seq=4, observation=pb.Observation(seat=2, phase="bidding"),
                                  legal_texts=["bid 110", "pass"], time_limit_s=5.0)
-    code, received, _ = talk([str(built)], CPP, [request])
-    assert code == 0
-    assert (received[1].reply.seq, received[1].reply.text) == (4, "pass")
-    assert not received[1].reply.HasField("action")
+    out = run_against("full", [str(built)], tmp_path, [request], cwd=CPP)
+    assert out.returncode == 0, out.stderr
+    (reply,) = out.replies
+    assert (reply.seq, reply.text) == (4, "pass")
+    assert not reply.HasField("action")
 
 
-@pytest.mark.parametrize(("ending", "said"), [
-    ("refused", "refused by the referee: seat 2 is already taken"),
-    ("cut", "the stream ended before the match did: closed by the referee"),
+@pytest.mark.parametrize(("scenario", "said"), [
+    ("refused", "refused by the referee: unknown token"),
+    ("eof", "the stream ended before the match did: closed by the referee"),
+    ("abort", "the stream ended before the match did: the referee failed"),
 ])
-def test_exits_1_when_the_match_does_not_end(built: Path, ending: str, said: str) -> None:
-    code, received, err = talk([str(built)], CPP, REQUESTS[:1], ending=ending)
-    assert code == 1 and said in err
-    assert received[0].WhichOneof("body") == "hello"
+def test_exits_1_when_the_match_does_not_end(built: Path, tmp_path: Path, scenario: str, said: str) -> None:
+    out = run_against(scenario, [str(built)], tmp_path, REQUESTS[:1], cwd=CPP)
+    assert out.returncode == 1 and said in out.stderr
+    assert out.hello is not None and out.hello.bot_name == "cpp"
 
 
 def test_exits_1_saying_why_when_nothing_listens(built: Path, tmp_path: Path) -> None:

@@ -11,7 +11,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from standin import assert_plays_a_whole_match, talk
+from sdk.fake_referee import run_against
+from whole_match import assert_plays_a_whole_match
 
 from arena.wire.gen.arena.v1 import arena_pb2 as pb
 
@@ -45,13 +46,13 @@ def test_hello_replies_with_seq_and_clean_exit(override: bool, tmp_path: Path) -
         copy.parent.mkdir()
         shutil.copy(ROOT / "protocol" / "arena" / "v1" / "arena.proto", copy)
         proto = str(copy)
-    code, received, _ = talk(["node", "bot.js"], JS, REQUESTS, {"ARENA_PROTO": proto} if proto else None)
-    assert code == 0
-    hello, first, second = received
-    assert hello.WhichOneof("body") == "hello"
-    assert hello.hello.token == "secret-token" and hello.hello.protocol_version == 2
-    assert (first.reply.seq, first.reply.text) == (7, "pass")
-    assert (second.reply.seq, second.reply.text) == (8, "play AS")
+    out = run_against("full", ["node", "bot.js"], tmp_path, REQUESTS, cwd=JS,
+                      env={"ARENA_PROTO": proto} if proto else None)
+    assert out.returncode == 0, out.stderr
+    assert out.hello is not None and out.hello.token == "t" and out.hello.protocol_version == 2
+    first, second = out.replies
+    assert (first.seq, first.text) == (7, "pass")
+    assert (second.seq, second.text) == (8, "play AS")
 
 
 def test_javascript_plays_a_whole_match_through_the_referee(tmp_path: Path) -> None:

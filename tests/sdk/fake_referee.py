@@ -1,13 +1,14 @@
 """A scripted referee for client-side tests: a real grpc.aio server on a
-unix socket that plays one short scenario with one bot process, so a test
-can see how the bot ends (its exit status and what it printed)."""
+unix socket that plays one short scenario with one bot process (an SDK bot
+or a sample bot in any language), so a test can see what the bot sent and
+how it ended (its exit status and what it printed)."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,25 +19,24 @@ from arena.game import Rules, new_game
 from arena.wire import codec
 from arena.wire.codec import pb
 
-# full:    match start, one decision, its reply, match end (a whole match, cut short)
-# eof:     match start, one decision, its reply, then the stream just ends
+# full:    match start, the decisions with their replies, match end (a whole match, cut short)
+# eof:     match start, the decisions with their replies, then the stream just ends
 # refused: the Hello is refused
-# abort:   match start, one decision, its reply, then an INTERNAL error
+# abort:   match start, the decisions with their replies, then an INTERNAL error
 SCENARIOS = ("full", "eof", "refused", "abort")
 
 
-def first_decision() -> pb.RefereeMessage:
+def first_decision() -> pb.DecisionRequest:
     game = new_game(Rules.preset("standard"), seed=1)
     seat = game.to_act
     assert seat is not None
     legal = game.legal_actions()
-    request = pb.DecisionRequest(
+    return pb.DecisionRequest(
         seq=1, observation=codec.observation_to_pb(game.observation(seat).to_dict()),
         legal_actions=[codec.action_to_pb(a) for a in legal], legal_texts=[str(a) for a in legal],
         time_limit_s=5.0, bank_left_s=4.0,
         events=[pb.Event(deal_number=1, seat=seat, kind="deal", text="deal 1")],
     )
-    return pb.RefereeMessage(decision=request)
 
 
 @dataclass
@@ -44,24 +44,28 @@ class Outcome:
     returncode: int
     stderr: str
     replies: list[pb.Reply] = field(default_factory=list)
+    hello: pb.Hello | None = None
 
 
-async def _serve(scenario: str, command: list[str], tmp: Path) -> Outcome:
+async def _serve(scenario: str, command: list[str], tmp: Path, decisions: Sequence[pb.DecisionRequest],
+                 cwd: Path | None, env: Mapping[str, str]) -> Outcome:
     replies: list[pb.Reply] = []
+    hello: list[pb.Hello] = []
 
     async def play(requests: AsyncIterator[pb.BotMessage], context: Any) -> AsyncIterator[pb.RefereeMessage]:
         it = requests.__aiter__()
-        await it.__anext__()  # the Hello
+        hello.append((await it.__anext__()).hello)
         if scenario == "refused":
             yield pb.RefereeMessage(refused="unknown token")
             return
         yield pb.RefereeMessage(match_start=pb.MatchStart(protocol_version=2, match_id="fake", seat=0))
-        yield first_decision()
-        try:
-            answer = await asyncio.wait_for(it.__anext__(), 10)
-        except (StopAsyncIteration, TimeoutError):
-            return
-        replies.append(answer.reply)
+        for request in decisions:
+            yield pb.RefereeMessage(decision=request)
+            try:
+                answer = await asyncio.wait_for(it.__anext__(), 10)
+            except (StopAsyncIteration, TimeoutError):
+                return
+            replies.append(answer.reply)
         if scenario == "abort":
             await context.abort(grpc.StatusCode.INTERNAL, "the referee failed")
         if scenario == "full":
@@ -79,20 +83,24 @@ async def _serve(scenario: str, command: list[str], tmp: Path) -> Outcome:
     server.add_insecure_port(address)
     await server.start()
     try:
-        env = {**os.environ, "ARENA_ADDRESS": address, "ARENA_TOKEN": "t"}
         proc = await asyncio.create_subprocess_exec(
-            *command, env=env, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+            *command, cwd=cwd, env={**os.environ, **env, "ARENA_ADDRESS": address, "ARENA_TOKEN": "t"},
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
         _, err = await asyncio.wait_for(proc.communicate(), 60)
     finally:
         await server.stop(grace=0.2)
     assert proc.returncode is not None
-    return Outcome(proc.returncode, err.decode(errors="replace"), replies)
+    return Outcome(proc.returncode, err.decode(errors="replace"), replies, hello[0] if hello else None)
 
 
-def run_against(scenario: str, command: list[str], tmp: Path) -> Outcome:
-    """Start `command` as a bot against the scenario; how it ended."""
+def run_against(scenario: str, command: list[str], tmp: Path,
+                decisions: Sequence[pb.DecisionRequest] | None = None, *,
+                cwd: Path | None = None, env: Mapping[str, str] | None = None) -> Outcome:
+    """Start `command` (in `cwd`, with `env` added) as a bot against the
+    scenario, asking `decisions` (by default one real first decision); what
+    it sent and how it ended."""
     assert scenario in SCENARIOS
-    return asyncio.run(_serve(scenario, command, tmp))
+    return asyncio.run(_serve(scenario, command, tmp, decisions or [first_decision()], cwd, env or {}))
 
 
 def python_bot(tmp: Path, body: str, catch_errors: bool = False) -> list[str]:
