@@ -263,6 +263,12 @@ def _exit_with_parent(parent: int) -> None:
     pool worker): leave when `parent` is gone (a parent that is killed never
     shuts its pool down; an orphan would wait forever), stopping the bots of
     the match being played (_leave)."""
+    # _leave stops the match with SIGINT. A coordinator started as a
+    # background job (CI, nohup, `&`) has SIGINT ignored, and its spawned
+    # workers inherit that: the match would then run on until the grace
+    # period, and be killed without its teardown (bots, replay part file).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)

@@ -39,9 +39,19 @@ def write_tournament(tmp: Path) -> Path:
 
 
 def start(folder: Path, tmp: Path) -> subprocess.Popen[bytes]:
+    """The run, started as a background job is (CI, nohup): SIGINT ignored."""
     return subprocess.Popen([*CLI, "tournament", "run", str(folder), "--quiet"], cwd=ROOT,
                             stdout=(tmp / "out").open("wb"), stderr=(tmp / "err").open("wb"),
-                            start_new_session=True)
+                            start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))  # noqa: PLW1509 - no threads
+
+
+def ignores_sigint(pid: int) -> bool:
+    """Whether SIGINT is ignored in `pid` (the SigIgn mask of /proc/PID/status)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigIgn:"):
+            return bool(int(line.split()[1], 16) >> (signal.SIGINT - 1) & 1)
+    raise AssertionError(f"no SigIgn line for {pid}")
 
 
 def count(folder: Path, status: str) -> int:
@@ -173,6 +183,10 @@ def test_sigterm_is_handled_as_ctrl_c(tmp_path: Path) -> None:
     left: dict[int, str] = {}
     try:
         wait_for(lambda: count(folder, "finished") >= 2 and len(workers(proc.pid)) == 2, proc)
+        # The workers stop their match with SIGINT: they must handle it even
+        # when the run was started with it ignored, as here.
+        assert ignores_sigint(proc.pid)
+        assert not any(ignores_sigint(w) for w in workers(proc.pid))
         left = children(proc.pid)
         os.kill(proc.pid, signal.SIGTERM)
         assert proc.wait(timeout=60) == 143
