@@ -94,10 +94,14 @@ def _apply(env: trueskill.TrueSkill, current: dict[int, trueskill.Rating],
         current[p] = r
 
 
+def _order(ratings: dict[int, Rating]) -> list[int]:
+    """Best first: by conservative rating, then mu, then id."""
+    return sorted(ratings, key=lambda p: (-ratings[p].conservative, -ratings[p].mu, p))
+
+
 def ranks_by(ratings: dict[int, Rating]) -> dict[int, int]:
     """1-based rank by conservative rating (ties broken by mu, then id)."""
-    order = sorted(ratings, key=lambda p: (-ratings[p].conservative, -ratings[p].mu, p))
-    return {p: i + 1 for i, p in enumerate(order)}
+    return {p: i + 1 for i, p in enumerate(_order(ratings))}
 
 
 # Ratings closer than this (half the 0.01 the leaderboard shows) are a tie:
@@ -109,7 +113,7 @@ TIE = 0.005
 def rank_spans(ratings: dict[int, Rating]) -> dict[int, tuple[int, int]]:
     """Each bot's ranks as (best, worst): bots rated alike (within TIE) share
     the span of their places instead of being split by id."""
-    order = sorted(ratings, key=lambda p: (-ratings[p].conservative, -ratings[p].mu, p))
+    order = _order(ratings)
 
     def alike(a: int, b: int) -> bool:
         return (abs(ratings[a].conservative - ratings[b].conservative) < TIE
