@@ -156,6 +156,8 @@ def test_sigterm_stops_the_match_like_ctrl_c_and_leaves_no_replay(tmp_path: Path
     import sys
     import time
 
+    from arena.sandbox.process import live_processes
+
     replays = tmp_path / "replays"
     proc = subprocess.Popen(
         [sys.executable, "-c", "from arena.cli import main; main()", "play", RANDOM, RANDOM, RANDOM,
@@ -168,7 +170,7 @@ def test_sigterm_stops_the_match_like_ctrl_c_and_leaves_no_replay(tmp_path: Path
         while not list(replays.glob("*.part")):  # playing: the replay is being written
             assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
             time.sleep(0.05)
-        bots = _children(proc.pid)
+        bots = [pid for pid, parent, _ in live_processes() if parent == proc.pid]
         assert len(bots) == 3
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=60)
@@ -179,23 +181,6 @@ def test_sigterm_stops_the_match_like_ctrl_c_and_leaves_no_replay(tmp_path: Path
     assert err.strip() == "terminated: the match was stopped; it has no result"
     assert list(replays.iterdir()) == []
     deadline = time.monotonic() + 20
-    while any(_alive(p) for p in bots) and time.monotonic() < deadline:
+    while (left := set(bots) & {pid for pid, _, _ in live_processes()}) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not any(_alive(p) for p in bots)
-
-
-def _stat(pid: int) -> list[str] | None:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-
-
-def _children(pid: int) -> list[int]:
-    return [int(e.name) for e in Path("/proc").iterdir()
-            if e.name.isdigit() and (s := _stat(int(e.name))) is not None and s[1] == str(pid)]
-
-
-def _alive(pid: int) -> bool:
-    s = _stat(pid)
-    return s is not None and s[0] not in ("Z", "X")
+    assert not left
