@@ -73,8 +73,7 @@ def play(
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
 ) -> None:
     """Run one match between bots and print the deal-by-deal summary and the result."""
-    from arena.game import Rules
-    from arena.referee.match import MatchSetupError
+    from arena.referee.match import MatchSetupError, RulesChoiceError, build_rules
     from arena.referee.spec import MatchSpec, TimeControl
     from arena.referee.transcript import result_lines
     from arena.sandbox.botfile import BotFileError, load_bot
@@ -100,20 +99,22 @@ def play(
         specs = tuple(load_bot(b) for b in bots)
     except BotFileError as exc:
         raise _fail(str(exc)) from None
-    # The rules before anything is created on disk.
-    try:
-        chosen = Rules.preset(rules)
-    except ValueError as exc:
-        raise _fail(f"--rules: {exc}") from None
-    try:
-        chosen = chosen.replace(**dict(overrides)) if overrides else chosen
-    except ValueError as exc:
-        raise _fail(f"--option: {exc}") from None
-    if len(specs) != chosen.players:
-        raise _fail(f"the rules need {chosen.players} players, got {len(specs)} bots")
     if seed is None:
         # 63 bits: a bot cannot find the deal seed by trying seeds against its hand.
         seed = secrets.randbelow(2**63)
+    spec = MatchSpec(
+        match_id=f"play-{seed}", bots=specs, seed=seed, rules_preset=rules,
+        rules_options=tuple(overrides), time_control=TimeControl(per_move=time_per_move, bank=bank),
+        sandbox=sandbox, transport="tcp" if transport == "tcp" else "unix",
+        replay_path=str(replay.resolve()) if replay else "",
+        work_dir=str(logs.resolve()) if logs else "",
+    )
+    # The rules before anything is created on disk, named by the flag that chose them.
+    try:
+        build_rules(spec)
+    except RulesChoiceError as exc:
+        flag = {"preset": "--rules: ", "option": "--option: "}.get(exc.part, "")
+        raise _fail(f"{flag}{exc}") from None
     if logs is not None:
         if logs.exists() and not logs.is_dir():
             raise _fail(f"--logs {logs}: not a folder")
@@ -132,13 +133,6 @@ def play(
                 pass
         except OSError as exc:
             raise _fail(f"--replay {replay}: cannot write there: {exc.strerror}") from None
-    spec = MatchSpec(
-        match_id=f"play-{seed}", bots=specs, seed=seed, rules_preset=rules,
-        rules_options=tuple(overrides), time_control=TimeControl(per_move=time_per_move, bank=bank),
-        sandbox=sandbox, transport="tcp" if transport == "tcp" else "unix",
-        replay_path=str(replay.resolve()) if replay else "",
-        work_dir=str(logs.resolve()) if logs else "",
-    )
     terminated: list[bool] = []
     try:
         result = asyncio.run(_play_until_sigterm(spec, terminated))

@@ -46,7 +46,7 @@ def test_bad_input_is_one_clear_line_and_exit_2(args: list[str], message: str) -
 @pytest.mark.parametrize(("args", "message"), [
     (["--rules", "klondike"], "--rules: unknown rules preset 'klondike'"),
     (["--option", "target=lots"], "--option: "),
-    (["--option", "players=4"], "the rules need 4 players, got 3 bots"),
+    (["--option", "players=4"], "the rules need 4 players, the match has 3 bots"),
 ])
 def test_bad_rules_are_refused_before_anything_is_created(
     tmp_path: Path, args: list[str], message: str
