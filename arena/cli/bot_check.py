@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.referee.spec import FaultPolicy, MatchResult, MatchSpec, SeatResult, TimeControl
+from arena.referee.transcript import mixed_levels_note
 from arena.sandbox.botfile import BotFileError, BotSpec, load_bot
 
 # The opponents: the random sample bot of this repository.
@@ -48,6 +49,10 @@ class Check:
     def failed(self, text: str) -> None:
         self.ok = False
         self.lines.append(f"  FAIL  {text}")
+
+    def noted(self, text: str) -> None:
+        """Worth knowing, not a failure."""
+        self.lines.append(f"  note  {text}")
 
 
 def check_bot(folder: Path, options: CheckOptions = CheckOptions()) -> Check:
@@ -130,6 +135,9 @@ def _judge(report: Check, result: MatchResult, options: CheckOptions) -> None:
         report.failed(f"start: {started[0]}")
         return
     report.passed(f"started (sandbox level: {me.sandbox})")
+    mixed = mixed_levels_note(result)
+    if mixed:
+        report.noted(mixed.removeprefix("note: "))
 
     if me.decisions == 0 and before_play:
         report.failed(f"connect: {before_play[0]} (ARENA_ADDRESS / ARENA_TOKEN, then a Hello)")

@@ -49,11 +49,13 @@ from arena.referee.server import (
     INBOX_LIMIT,
     MESSAGE_LIMIT,
     RefereeService,
+    Refusals,
     start_server,
     stop_server,
 )
 from arena.referee.spec import DealSummary, MatchResult, MatchSpec, SeatResult
 from arena.sandbox.api import SandboxError, SandboxUnavailable
+from arena.sandbox.levels import resolve_level
 from arena.wire import codec
 from arena.wire.codec import pb
 
@@ -138,7 +140,12 @@ class _Match:
         self.seats = [
             Seat(i, bot, secrets.token_urlsafe(24), spec.time_control) for i, bot in enumerate(spec.bots)
         ]
-        self.service = RefereeService(self.seats, accepting=self._accepting)
+        self.refusals = Refusals()
+        # One server and socket per seat (arena/referee/server.py).
+        self.services = [RefereeService(seat, self.refusals, accepting=self._accepting,
+                                        flooded=self._flooded) for seat in self.seats]
+        self.servers: list[Any] = []
+        self._expelling: list[asyncio.Task[None]] = []
         self.replay = ReplayWriter(spec.replay_path)
         self.deals: list[DealSummary] = []
         self.n_actions = 0
@@ -146,6 +153,34 @@ class _Match:
     @staticmethod
     def _accepting(seat: Seat) -> str:
         return f"seat {seat.index} has forfeited" if seat.forfeited else ""
+
+    def _private(self, seat: Seat) -> bool:
+        """No bot but this seat's can reach its socket: every other bot is
+        confined (bwrap or docker mount only their own socket folder; a bot
+        that never started reaches nothing). TCP ports and process-level
+        bots reach everything."""
+        return self.spec.transport == "unix" and all(
+            s.level != "process" for s in self.seats if s is not seat)
+
+    def _flooded(self, seat: Seat, refused: int) -> None:
+        """The seat's socket refused `refused` streams. On a private socket
+        only its own bot can have opened them: it is flooding the referee,
+        whose CPU the other seats' clocks pay for. It forfeits at once, its
+        bot is stopped and its server closed (its stream with it)."""
+        if not self._private(seat) or seat.forfeited:
+            return
+        line = f"opened {refused} streams that the referee refused (flooding)"
+        seat.faults["malformed"] += 1
+        seat.fault_log.append(line)
+        seat.forfeit(line)
+        log.info("seat %d (%s): %s", seat.index, seat.bot.label, line)
+        seat.alive = False
+        seat.deliver(DISCONNECTED)  # wakes the match if it waits for this seat
+        if seat.handle is not None:
+            asyncio.get_running_loop().run_in_executor(None, seat.handle.stop)
+        if seat.index < len(self.servers):
+            self._expelling.append(asyncio.get_running_loop().create_task(
+                stop_server(self.servers[seat.index], [seat], grace=0)))
 
     # ------------------------------------------------------------------ setup / teardown
 
@@ -155,10 +190,15 @@ class _Match:
         os.chmod(socket_dir, 0o700)
         log_dir = self.spec.work_dir or socket_dir
         os.makedirs(log_dir, exist_ok=True)
-        server = None
         try:
-            server, address = await start_server(self.service, self.spec.transport, socket_dir)
-            await self._launch(address, socket_dir, log_dir)
+            addresses: list[tuple[str, str]] = []  # per seat: (address, the folder a sandbox mounts)
+            for seat, service in zip(self.seats, self.services, strict=True):
+                seat_dir = os.path.join(socket_dir, f"seat{seat.index}")
+                os.mkdir(seat_dir, 0o700)
+                server, address = await start_server(service, self.spec.transport, seat_dir)
+                self.servers.append(server)
+                addresses.append((address, seat_dir))
+            await self._launch(addresses, log_dir)
             self._write_header()
             await self._await_connections()
             await self._send_match_start()
@@ -171,8 +211,10 @@ class _Match:
             for seat in self.seats:
                 seat.released.set()
             await self._let_bots_exit()
-            if server is not None:
+            for server in self.servers:
                 await stop_server(server, self.seats)
+            for task in self._expelling:
+                await task
             for seat in self.seats:  # writes still queued for a stream that is gone
                 if seat.drainer is not None and not seat.drainer.done():
                     seat.drainer.cancel()
@@ -180,7 +222,7 @@ class _Match:
             self.replay.close()  # unfinished (no result): dropped
             shutil.rmtree(socket_dir, ignore_errors=True)
 
-    async def _launch(self, address: str, socket_dir: str, log_dir: str) -> None:
+    async def _launch(self, addresses: Sequence[tuple[str, str]], log_dir: str) -> None:
         """Start every bot (in parallel: container starts are slow). A bot that
         cannot be started has crashed: it forfeits, the others play on. A
         sandbox level this machine lacks is no bot's fault: MatchSetupError
@@ -189,6 +231,7 @@ class _Match:
         unavailable: list[str] = []
 
         async def launch(seat: Seat) -> None:
+            address, socket_dir = addresses[seat.index]
             env = {
                 "ARENA_ADDRESS": address,
                 "ARENA_TOKEN": seat.token,
@@ -207,9 +250,17 @@ class _Match:
             except (SandboxError, OSError) as exc:
                 seat.level = "none"
                 seat.record_fault("crash", f"could not start: {exc}", self.policy)
-            if log_dir == socket_dir:
+            if not self.spec.work_dir:
                 seat.log_path = ""  # deleted with the temp folder
 
+        # Each seat's level before any bot starts: a socket is private once no
+        # other bot runs at the process level (`_private`), and a bot may flood
+        # its socket while the others' containers are still starting.
+        for seat in self.seats:
+            try:
+                seat.level = await asyncio.to_thread(resolve_level, self.spec.sandbox, seat.bot)
+            except SandboxError:
+                seat.level = "none"  # it will not start (launch says why)
         # Every launch finishes first, so that `run` stops all the bots started.
         await asyncio.gather(*(launch(seat) for seat in self.seats))
         if unavailable:
@@ -424,6 +475,8 @@ class _Match:
                 return self._faulty(seat, legal, "timeout",
                                     f"decision {seq}: no reply within {limit:.3f}s", limit)
             elapsed = time.monotonic() - t0
+            if item is DISCONNECTED and seat.forfeited:  # expelled while it decided (_flooded)
+                return default_action(legal), None, "", elapsed
             if item is DISCONNECTED:
                 code = seat.handle.poll() if seat.handle is not None else None
                 why = f"exited with status {code}" if code is not None else "closed the stream"
@@ -529,9 +582,9 @@ class _Match:
             finish=tuple(finish), duration=round(duration, 3), replay_path=self.spec.replay_path,
             reason=reason,
         )
-        for r in self.service.refusals:
-            self.replay.write({"type": "refused", "reason": r.reason})
-        more = self.service.refused_total - len(self.service.refusals)
+        for r in self.refusals.kept:
+            self.replay.write({"type": "refused", "seat": r.seat, "reason": r.reason})
+        more = self.refusals.total - len(self.refusals.kept)
         if more > 0:
             self.replay.write({"type": "refused", "reason": f"{more} more refused connections (not told)"})
         self.replay.write({

@@ -10,6 +10,14 @@ belongs to a seat that has not connected yet. Anything else (wrong token,
 a token used before, a second stream for a seat, no Hello) gets a
 `refused` message, the stream is closed, the refusal is logged, and the
 match is unchanged.
+
+Every seat has a server and a socket of its own (`start_server` once per
+seat, each socket in a folder of its own that only that seat's sandbox
+mounts). A confined bot can thus reach no listener but its own: it cannot
+fill another seat's Hello slots nor make the referee refuse streams on
+another seat's behalf. A socket no other bot can reach is *private*; there
+a bot that keeps opening streams the referee refuses (FLOOD_LIMIT) is
+known to be the one flooding, and the match expels it (`flooded`).
 """
 
 from __future__ import annotations
@@ -48,11 +56,15 @@ SEND_LIMIT = 4 * 1024 * 1024
 # Seconds a new stream has to say Hello. An honest bot sends it at once; a
 # stream that stays silent would otherwise be held for the whole match.
 HELLO_TIMEOUT = 10.0
-# Streams at once that have not said Hello yet (a match has at most 4 seats),
-# and streams per HTTP/2 connection: a bot cannot open thousands of idle
-# streams to slow the referee down.
-UNCLAIMED_LIMIT = 16
+# Streams at once that have not said Hello yet, per seat's socket (an honest
+# bot opens one), and streams per HTTP/2 connection: a bot cannot open
+# thousands of idle streams to slow the referee down.
+UNCLAIMED_LIMIT = 4
 STREAMS_PER_CONNECTION = 8
+# Refused streams on one seat's private socket after which its bot is taken
+# to be flooding the referee (each refusal costs the referee CPU that the
+# other seats' clocks pay for). An honest bot is refused at most a few times.
+FLOOD_LIMIT = 32
 # Refusals told in full (log, replay); beyond that they are only counted, so
 # that a bot spamming bad tokens cannot flood the log or the replay.
 REFUSALS_KEPT = 20
@@ -61,17 +73,47 @@ REFUSALS_KEPT = 20
 @dataclass
 class Refusal:
     reason: str
-    seat: int | None
+    seat: int | None  # whose socket refused it
+
+
+@dataclass
+class Refusals:
+    """The refused streams of a match, over all its seats' sockets: the
+    first REFUSALS_KEPT in full, the rest only counted."""
+
+    kept: list[Refusal] = field(default_factory=list)
+    total: int = 0
+
+    def add(self, reason: str, seat: int | None) -> None:
+        self.total += 1
+        if self.total <= REFUSALS_KEPT:
+            log.warning("refused a connection on seat %s's socket: %s", seat, reason)
+            self.kept.append(Refusal(reason, seat))
+            if self.total == REFUSALS_KEPT:
+                log.warning("further refused connections are only counted")
+
+
+def _no_reason(_seat: Seat) -> str:
+    return ""
+
+
+def _ignore_flood(_seat: Seat, _refused: int) -> None:
+    return None
 
 
 @dataclass
 class RefereeService:
-    seats: Sequence[Seat]
-    refusals: list[Refusal] = field(default_factory=list)  # the first REFUSALS_KEPT
-    refused_total: int = 0
+    """One seat's listener: only that seat's token opens a stream here."""
+
+    seat: Seat
+    refusals: Refusals = field(default_factory=Refusals)  # shared by the match's services
     unclaimed: int = 0  # streams open that have not said Hello yet
-    # Called with a seat index when a Hello arrives after the match gave up on it.
-    accepting: Callable[[Seat], str] = lambda seat: ""
+    refused: int = 0    # streams this socket refused
+    # Why a Hello with the right token is refused anyway ("" to accept):
+    # the match has given up on the seat.
+    accepting: Callable[[Seat], str] = _no_reason
+    # Called on every refusal from the FLOOD_LIMIT-th on (the match acts once).
+    flooded: Callable[[Seat, int], None] = _ignore_flood
 
     async def play(self, _request: Any, context: grpc.aio.ServicerContext[bytes, bytes]) -> None:
         if self.unclaimed >= UNCLAIMED_LIMIT:
@@ -124,26 +166,23 @@ class RefereeService:
             return None, "first message is not a BotMessage"
         if msg.WhichOneof("body") != "hello":
             return None, "first message must be a Hello"
-        token = msg.hello.token
-        for seat in self.seats:
-            if hmac.compare_digest(seat.token.encode(), token.encode()):
-                if seat.claimed:
-                    return None, f"seat {seat.index} is already connected (token used before)"
-                why_not = self.accepting(seat)
-                if why_not:
-                    return None, why_not
-                seat.claimed = True
-                log.info("seat %d connected: %s %s", seat.index, msg.hello.bot_name, msg.hello.bot_version)
-                return seat, ""
-        return None, "unknown token"
+        seat = self.seat
+        if not hmac.compare_digest(seat.token.encode(), msg.hello.token.encode()):
+            return None, "unknown token"
+        if seat.claimed:
+            return None, f"seat {seat.index} is already connected (token used before)"
+        why_not = self.accepting(seat)
+        if why_not:
+            return None, why_not
+        seat.claimed = True
+        log.info("seat %d connected: %s %s", seat.index, msg.hello.bot_name, msg.hello.bot_version)
+        return seat, ""
 
     async def _refuse(self, context: grpc.aio.ServicerContext[bytes, bytes], reason: str) -> None:
-        self.refused_total += 1
-        if self.refused_total <= REFUSALS_KEPT:
-            log.warning("refused a connection: %s", reason)
-            self.refusals.append(Refusal(reason, None))
-            if self.refused_total == REFUSALS_KEPT:
-                log.warning("further refused connections are only counted")
+        self.refused += 1
+        self.refusals.add(reason, self.seat.index)
+        if self.refused >= FLOOD_LIMIT:  # told again: privacy can be known only later
+            self.flooded(self.seat, self.refused)
         try:
             await context.write(pb.RefereeMessage(refused=reason).SerializeToString())
         except Exception as exc:  # noqa: BLE001 - the refused peer may already be gone
@@ -155,8 +194,8 @@ class RefereeService:
 async def start_server(
     service: RefereeService, transport: str, socket_dir: str
 ) -> tuple[grpc.aio.Server, str]:
-    """Start the server; returns it and the address bots connect to
-    ("unix:<path>" or "127.0.0.1:<port>")."""
+    """Start one seat's server; returns it and the address its bot connects
+    to ("unix:<socket_dir>/referee.sock" or "127.0.0.1:<port>")."""
     server = grpc.aio.server(options=[
         ("grpc.max_receive_message_length", TRANSPORT_LIMIT),
         ("grpc.max_send_message_length", SEND_LIMIT),
@@ -183,7 +222,8 @@ async def start_server(
     return server, address
 
 
-async def stop_server(server: grpc.aio.Server, seats: Sequence[Seat]) -> None:
+async def stop_server(server: grpc.aio.Server, seats: Sequence[Seat], grace: float = 0.2) -> None:
+    """Stop a server once `seats` (those it serves) are released."""
     for seat in seats:
         seat.released.set()
-    await asyncio.shield(server.stop(grace=0.2))
+    await asyncio.shield(server.stop(grace=grace))

@@ -41,8 +41,21 @@ def result_lines(result: MatchResult) -> Iterator[str]:
                f"{faults}; sandbox {s.sandbox}")
         for line in s.fault_log:
             yield f"       fault: {line}"
+    note = mixed_levels_note(result)
+    if note:
+        yield note
     if result.replay_path:
         yield f"replay: {result.replay_path}"
+
+
+def mixed_levels_note(result: MatchResult) -> str:
+    """A warning when process-level bots played beside confined ones (they
+    could reach the confined bots' tokens and sockets: docs/sandbox.md)."""
+    levels = {s.sandbox for s in result.seats} - {"none"}
+    if "process" not in levels or len(levels) == 1:
+        return ""
+    return (f"note: sandbox levels are mixed ({', '.join(sorted(levels))}); the process-level bots "
+            "could reach the others' tokens and sockets (docs/sandbox.md)")
 
 
 def _shown(rec: dict[str, Any], viewer: int | None, after_obs: dict[str, Any] | None) -> str:

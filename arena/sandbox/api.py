@@ -23,8 +23,9 @@ the bot runs as an unprivileged uid, so launch() makes `socket_dir`
 traversable (mode 0o711 or wider) and the socket file in ARENA_ADDRESS
 connectable (0o666). The token is the authentication, not the file mode.
 The bot's stdout and stderr go to `log_path` (created 0600), capped at
-`limits.log_bytes`. Keep only sockets in `socket_dir`: it is mounted into
-the bots' sandboxes (logs and the replay belong elsewhere).
+`limits.log_bytes`. Keep only this bot's socket in `socket_dir`: it is
+mounted into the bot's sandbox (the referee gives every seat a folder and a
+socket of its own; logs and the replay belong elsewhere).
 
 A bot that cannot be started at all (command not found, image missing)
 raises SandboxError: the referee should record that as the seat's crash.

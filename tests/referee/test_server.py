@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 
 import grpc
 import pytest
 
 from arena.referee import server as server_module
 from arena.referee.seats import Oversized, Seat
-from arena.referee.server import RefereeService, start_server, stop_server
+from arena.referee.server import RefereeService, Refusals, start_server, stop_server
 from arena.referee.spec import TimeControl
 from arena.sandbox.botfile import BotSpec
 from arena.wire.codec import pb
@@ -43,33 +45,56 @@ async def _hello(
     return call, reader, None if first is grpc.aio.EOF else first  # type: ignore[return-value]
 
 
+@dataclass
+class Serving:
+    """Three seats (tokens token-0..2), each with its own server."""
+
+    services: list[RefereeService]
+    seats: list[Seat]
+    addresses: list[str]
+    refusals: Refusals
+
+
 @contextlib.asynccontextmanager
-async def _serving(transport: str = "unix") -> AsyncIterator[tuple[RefereeService, list[Seat], str]]:
-    """A referee server for three seats (tokens token-0..2); closes every
-    channel the test opened and stops the server afterwards."""
+async def _serving(transport: str = "unix") -> AsyncIterator[Serving]:
+    """A referee's servers for three seats, as a match starts them; closes
+    every channel the test opened and stops the servers afterwards."""
     seats = [Seat(i, BOT, f"token-{i}", TimeControl()) for i in range(3)]
-    service = RefereeService(seats)
+    refusals = Refusals()
+    services = [RefereeService(seat, refusals) for seat in seats]
     with tempfile.TemporaryDirectory() as tmp:
-        server, address = await start_server(service, transport, tmp)
+        servers, addresses = [], []
+        for seat, service in zip(seats, services, strict=True):
+            seat_dir = os.path.join(tmp, f"seat{seat.index}")
+            os.mkdir(seat_dir)
+            server, address = await start_server(service, transport, seat_dir)
+            servers.append(server)
+            addresses.append(address)
         try:
-            yield service, seats, address
+            yield Serving(services, seats, addresses, refusals)
         finally:
             for channel in CHANNELS:
                 await channel.close()
             CHANNELS.clear()
-            await stop_server(server, seats)
+            for server in servers:
+                await stop_server(server, seats)
 
 
 @pytest.mark.parametrize("transport", ["unix", "tcp"])
 def test_tokens_are_single_use_and_strangers_are_refused(transport: str) -> None:
     async def scenario() -> None:
-        async with _serving(transport) as (service, seats, address):
+        async with _serving(transport) as srv:
+            seats, address = srv.seats, srv.addresses[1]
             if transport == "unix":
-                assert address.startswith("unix:") and address.endswith("/referee.sock")
+                assert address.startswith("unix:") and address.endswith("/seat1/referee.sock")
             else:
                 assert address.startswith("127.0.0.1:")
+            assert len(set(srv.addresses)) == 3  # a listener per seat
             _, _, wrong = await _hello(address, "nope")
             assert wrong is not None and "unknown token" in wrong.refused
+            # Another seat's token opens nothing on this seat's socket.
+            _, _, other = await _hello(address, "token-0")
+            assert other is not None and "unknown token" in other.refused
             assert not any(s.claimed for s in seats)
 
             call1, read1, answer = await _hello(address, "token-1")
@@ -84,8 +109,10 @@ def test_tokens_are_single_use_and_strangers_are_refused(transport: str) -> None
             await seats[1].send(pb.RefereeMessage(refused="bye").SerializeToString())
             got = await read1
             assert got.refused == "bye"
-            assert [r.reason for r in service.refusals] == [
-                "unknown token", "seat 1 is already connected (token used before)"]
+            assert [(r.seat, r.reason) for r in srv.refusals.kept] == [
+                (1, "unknown token"), (1, "unknown token"),
+                (1, "seat 1 is already connected (token used before)")]
+            assert [s.refused for s in srv.services] == [0, 3, 0]
             call1.cancel()
 
     asyncio.run(scenario())
@@ -102,6 +129,14 @@ async def _open_silent(address: str) -> tuple[grpc.aio.StreamStreamCall, asyncio
     return call, asyncio.ensure_future(call.read())
 
 
+async def _until(condition: Callable[[], bool]) -> None:
+    for _ in range(200):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("condition not reached within 2 s")
+
+
 def test_silent_streams_are_closed_in_time_and_capped(monkeypatch: pytest.MonkeyPatch) -> None:
     """A stream that never says Hello cannot be held for the match, nor can
     many of them pile up; an honest bot still gets its seat."""
@@ -109,14 +144,11 @@ def test_silent_streams_are_closed_in_time_and_capped(monkeypatch: pytest.Monkey
     monkeypatch.setattr(server_module, "UNCLAIMED_LIMIT", 2)
 
     async def scenario() -> None:
-        async with _serving() as (service, seats, address):
+        async with _serving() as srv:
+            service, address = srv.services[0], srv.addresses[0]
             silent = [await _open_silent(address) for _ in range(2)]
             # The server must have taken both before the third arrives.
-            for _ in range(100):
-                if service.unclaimed == 2:
-                    break
-                await asyncio.sleep(0.01)
-            assert service.unclaimed == 2
+            await _until(lambda: service.unclaimed == 2)
             _, third = await _open_silent(address)
             first_answer = await asyncio.wait_for(third, 2)
             assert "too many connections waiting" in first_answer.refused  # type: ignore[attr-defined]
@@ -125,8 +157,47 @@ def test_silent_streams_are_closed_in_time_and_capped(monkeypatch: pytest.Monkey
                 assert "no Hello within 0.5s" in answer.refused  # type: ignore[attr-defined]
             assert service.unclaimed == 0
             _, _, answer = await _hello(address, "token-0")
-            assert answer is None and seats[0].claimed
-            assert service.refused_total == 3
+            assert answer is None and srv.seats[0].claimed
+            assert srv.refusals.total == 3
+
+    asyncio.run(scenario())
+
+
+def test_silent_streams_on_one_seat_leave_the_others_their_slots(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seat lockout: streams that never say Hello fill only the Hello
+    slots of the socket they were opened on. Every other seat still connects."""
+    async def scenario() -> None:
+        async with _serving() as srv:
+            hog = srv.addresses[0]
+            for _ in range(server_module.UNCLAIMED_LIMIT):
+                await _open_silent(hog)
+            await _until(lambda: srv.services[0].unclaimed == server_module.UNCLAIMED_LIMIT)
+            _, refused = await _open_silent(hog)
+            answer = await asyncio.wait_for(refused, 2)
+            assert "too many connections waiting" in answer.refused  # type: ignore[attr-defined]
+            for i in (1, 2):
+                _, _, answer = await _hello(srv.addresses[i], f"token-{i}")
+                assert answer is None
+                await asyncio.wait_for(srv.seats[i].connected.wait(), 2)
+            assert [s.claimed for s in srv.seats] == [False, True, True]
+
+    asyncio.run(scenario())
+
+
+def test_a_socket_that_refuses_flood_limit_streams_reports_its_seat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(server_module, "FLOOD_LIMIT", 5)
+
+    async def scenario() -> None:
+        async with _serving() as srv:
+            flooded: list[tuple[int, int]] = []
+            srv.services[2].flooded = lambda seat, n: flooded.append((seat.index, n))
+            for i in range(8):
+                _, _, wrong = await _hello(srv.addresses[2], f"guess-{i}")
+                assert wrong is not None and "unknown token" in wrong.refused
+            assert flooded == [(2, 5), (2, 6), (2, 7), (2, 8)]  # from the limit on
+            assert [s.refused for s in srv.services] == [0, 0, 8]
 
     asyncio.run(scenario())
 
@@ -135,13 +206,14 @@ def test_refusal_spam_is_counted_not_kept(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(server_module, "REFUSALS_KEPT", 3)
 
     async def scenario() -> None:
-        async with _serving() as (service, seats, address):
+        async with _serving() as srv:
             for i in range(7):
-                _, _, wrong = await _hello(address, f"guess-{i}")
+                _, _, wrong = await _hello(srv.addresses[i % 3], f"guess-{i}")
                 assert wrong is not None and "unknown token" in wrong.refused
-            assert service.refused_total == 7
-            assert [r.reason for r in service.refusals] == ["unknown token"] * 3
-            assert not any(s.claimed for s in seats)
+            assert srv.refusals.total == 7
+            assert [(r.seat, r.reason) for r in srv.refusals.kept] == [
+                (0, "unknown token"), (1, "unknown token"), (2, "unknown token")]
+            assert not any(s.claimed for s in srv.seats)
 
     asyncio.run(scenario())
 
@@ -150,8 +222,9 @@ def test_oversized_messages_are_dropped_on_arrival() -> None:
     """Only the size of a message over the limit is kept: a bot cannot park
     up to a megabyte per message in the referee's inbox."""
     async def scenario() -> None:
-        async with _serving() as (_, seats, address):
-            call, _, _ = await _hello(address, "token-2")
+        async with _serving() as srv:
+            seats = srv.seats
+            call, _, _ = await _hello(srv.addresses[2], "token-2")
             big = pb.BotMessage(hello=pb.Hello(bot_name="x" * (server_module.MESSAGE_LIMIT + 10)))
             small = pb.BotMessage(reply=pb.Reply(seq=1, text="pass"))
             for message in (big, small, big):

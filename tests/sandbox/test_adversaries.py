@@ -263,8 +263,11 @@ def test_stolen_tokens_do_not_get_a_seat(tmp_path: Path, level: str) -> None:
     (found,) = p.attacks("token search")
     uses = p.attacks("token use")
     assert uses and all(u not in ("match_start", "decision") for u in uses), uses
+    (reach,) = p.attacks("sockets")
     if level in STRONG:
-        assert found == "found 0 other tokens"
+        assert found == "found 0 other tokens" and reach == "0 other sockets"
+    else:  # process level: tokens and sockets in reach, but the seats were taken
+        assert reach == "2 other sockets" and len(uses) == 3 * int(found.split()[1])
 
 
 # -- misbehaving processes ---------------------------------------------------------------
@@ -292,3 +295,42 @@ def test_sigterm_ignorer_is_killed_at_the_end(tmp_path: Path, level: str) -> Non
     assert_others_unharmed(p)
     assert p.attacker.status == "ok"
     assert "ATTACK sigterm: ignoring SIGTERM" in p.log
+
+
+# -- the referee's listeners ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", level_params())
+def test_a_stream_flood_before_hello_locks_no_one_out(tmp_path: Path, level: str) -> None:
+    """Silent streams opened as fast as the referee ends them, before the
+    flooder's own Hello. Each seat has its own socket: at bwrap and docker
+    the flooder finds no other, fills only its own Hello slots, and is
+    expelled for flooding. The others connect and play."""
+    p = play(tmp_path, level, "stream_flood", extra={"when": "start", "seconds": 4.0})
+    (reach,) = p.attacks("reach")
+    if level in STRONG:
+        assert reach == "0 other sockets"
+        assert_others_unharmed(p)
+        assert p.attacker.status == "forfeit" and p.attacker.decisions == 0
+        assert any("streams that the referee refused (flooding)" in line
+                   for line in p.attacker.fault_log), p.attacker.fault_log
+    else:
+        # Process level: the other seats' sockets are in reach (trusted bots
+        # only, docs/sandbox.md); the match still ends and nothing is left.
+        assert reach == "2 other sockets"
+        assert p.result.reason in ("complete", "max_deals", "forfeit")
+
+
+@pytest.mark.parametrize("level", level_params())
+def test_a_stream_flood_while_playing_costs_the_flooder_its_seat(tmp_path: Path, level: str) -> None:
+    """The same flood on its own socket once it is playing: every stream is
+    refused at once, and the referee's CPU goes into refusing them, which
+    the other seats' clocks pay for. On a private socket the flooder is
+    expelled after server.FLOOD_LIMIT refusals."""
+    p = play(tmp_path, level, "stream_flood", extra={"when": "playing", "seconds": 4.0})
+    assert_others_unharmed(p)
+    assert p.attacks("reach"), p.log[-2000:]
+    if level in STRONG:
+        assert p.attacker.status == "forfeit" and p.attacker.decisions >= 1
+        assert dict(p.attacker.faults)["malformed"] == 1
+        assert any("(flooding)" in line for line in p.attacker.fault_log)

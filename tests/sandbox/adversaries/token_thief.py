@@ -1,5 +1,7 @@
-"""Looks for other seats' tokens in /proc and connects to the referee with them."""
+"""Looks for other seats' tokens in /proc and connects to the referee with
+them, on its own socket and on every other seat's socket it can find."""
 
+import glob
 import os
 
 import grpc
@@ -24,9 +26,16 @@ def stolen_tokens(own: str) -> set[str]:
     return found
 
 
-def connect(token: str) -> str:
+def sockets() -> list[str]:
+    """Its own referee address, then the other seats' sockets within reach."""
+    own = os.environ["ARENA_ADDRESS"]
+    path = own.removeprefix("unix:")
+    others = glob.glob(os.path.join(os.path.dirname(os.path.dirname(path)), "*", "*.sock"))
+    return [own] + [f"unix:{p}" for p in sorted(others) if p != path]
+
+
+def connect(token: str, address: str) -> str:
     """What the referee answers a Hello with `token`: its first message's kind."""
-    address = os.environ["ARENA_ADDRESS"]
     hello = pb.BotMessage(hello=pb.Hello(token=token, bot_name="thief", protocol_version=1))
     with grpc.insecure_channel(address) as channel:
         play = channel.stream_stream("/arena.v1.Referee/Play",
@@ -45,8 +54,11 @@ class TokenThief(Adversary):
         own = os.environ.get("ARENA_TOKEN", "")
         tokens = stolen_tokens(own)
         report("token search", f"found {len(tokens)} other tokens")
+        addresses = sockets()
+        report("sockets", f"{len(addresses) - 1} other sockets")
         for token in sorted(tokens) or ["x" * len(own)]:
-            report("token use", connect(token))
+            for address in addresses:
+                report("token use", connect(token, address))
 
 
 main(TokenThief())
