@@ -23,6 +23,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from arena.sandbox import bot_images
 from arena.sandbox.api import Limits, SandboxError, SandboxUnavailable
 from arena.sandbox.botfile import BotSpec
 from arena.sandbox.logcap import CappedLog
@@ -69,16 +70,12 @@ def image_present(image: str) -> bool:
     return True
 
 
-def dockerfile_tag(bot: BotSpec) -> str:
-    return f"arena-bot-{bot.name.lower()}:{bot.content_hash[:16]}"
-
-
 def bot_image(bot: BotSpec) -> str:
     """The image the bot runs in: bot.toml `image`, else one built from its Dockerfile."""
     if bot.image:
         return bot.image
-    if (Path(bot.path) / "Dockerfile").is_file():
-        return dockerfile_tag(bot)
+    if bot_images.has_dockerfile(bot):
+        return bot_images.dockerfile_tag(bot)
     return ""
 
 
@@ -88,27 +85,30 @@ def can_run(bot: BotSpec) -> bool:
         return False
     if bot.image:
         return image_present(bot.image)
-    return (Path(bot.path) / "Dockerfile").is_file()
+    return bot_images.has_dockerfile(bot)
 
 
 def _ensure_image(bot: BotSpec) -> str:
     image = bot_image(bot)
     if not image:
         raise SandboxError(f"{bot.label}: docker level needs `image` in bot.toml or a Dockerfile")
-    if image_present(image):
-        return image
     if bot.image:
-        raise SandboxError(f"{bot.label}: docker image {image!r} not found "
-                           f"(build the sample images with `arena sandbox build-images`)")
+        if not image_present(image):
+            raise SandboxError(f"{bot.label}: docker image {image!r} not found "
+                               f"(build the sample images with `arena sandbox build-images`)")
+        return image
     import docker.errors
 
-    try:  # Dockerfile bots: base images must be local; building has no network.
-        client().images.build(path=bot.path, tag=image, network_mode="none", rm=True,
-                              forcerm=True, pull=False)
-    except (docker.errors.BuildError, docker.errors.APIError) as exc:
-        raise SandboxError(f"{bot.label}: building its Dockerfile failed: {exc}") from None
-    _present.add(image)
-    return image
+    # A built image is looked up every time, not remembered: a newer build
+    # of the same bot by another arena process removes it (bot_images).
+    try:
+        client().images.get(image)
+        return image
+    except docker.errors.ImageNotFound:
+        pass
+    except docker.errors.APIError as exc:
+        raise SandboxError(f"{bot.label}: docker could not look up {image!r}: {exc}") from None
+    return bot_images.build(client(), bot, _cpuset())
 
 
 def owner_label() -> str:

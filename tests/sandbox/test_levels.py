@@ -169,7 +169,7 @@ def test_python_is_the_arenas_interpreter() -> None:
 def test_a_bot_with_a_dockerfile_gets_its_image_built(tmp_path: Path) -> None:
     if "docker" not in available_levels():
         pytest.skip("sandbox level 'docker' unavailable here")
-    from arena.sandbox import docker_level, launch
+    from arena.sandbox import bot_images, docker_level, launch
     from arena.sandbox.botfile import load_bot
     from arena.sandbox.images import PYTHON_IMAGE
 
@@ -190,4 +190,4 @@ def test_a_bot_with_a_dockerfile_gets_its_image_built(tmp_path: Path) -> None:
     finally:
         handle.cleanup()
     assert "greeting built" in (tmp_path / "bot.log").read_text()
-    docker_level.client().images.remove(docker_level.dockerfile_tag(bot), force=True)
+    docker_level.client().images.remove(bot_images.dockerfile_tag(bot), force=True)
