@@ -78,10 +78,15 @@ def run(
         help="run each concurrent match on CPUs of its own (default: config, on)")] = None,
 ) -> None:
     """Play every match not yet played (resumes an interrupted run)."""
-    from arena.tournament.config import TournamentConfigError, load_config, seed_warning
+    from arena.tournament.config import (
+        TournamentConfigError,
+        dask_address_problem,
+        load_config,
+        seed_warning,
+    )
     from arena.tournament.coordinator import TournamentError, check_field
     from arena.tournament.coordinator import run as run_tournament
-    from arena.tournament.executors import Executor, make_executor
+    from arena.tournament.executors import Executor, ExecutorError, make_executor
     from arena.tournament.fingerprint import FingerprintError
     from arena.tournament.progress import Progress
     from arena.tournament.registry import RegistryError
@@ -92,7 +97,7 @@ def run(
         config = load_config(folder)
     except TournamentConfigError as exc:
         raise _fail(str(exc)) from None
-    if dask is not None and not (dask == "local" or dask.startswith("tcp://")):
+    if dask is not None and dask_address_problem(dask):
         raise _fail(f"--dask {dask!r}: expected 'local' or tcp://host:port")
 
     kind = "dask" if dask is not None else config.executor
@@ -121,9 +126,20 @@ def run(
     except ValueError:  # not the main thread (called from other code): no handler
         previous = None
 
+    warning = seed_warning(config)
+
+    def warn() -> None:
+        # Once the run has started, not before: a refused run prints its one
+        # error line only. But before the matches: the seed can still change.
+        nonlocal warning
+        if warning:
+            typer.echo(f"warning: {warning}", err=True)
+            warning = ""
+
     def on_progress(done: int, total: int, leader: str) -> None:
         nonlocal progress
         if progress is None:
+            warn()
             progress = Progress(total, done, None if quiet else sys.stderr)
         progress.update(done, leader)
 
@@ -135,7 +151,8 @@ def run(
             summary = run_tournament(
                 config, store,
                 executor, on_progress)
-    except (TournamentError, RegistryError, StoreError, FingerprintError, RunLocked) as exc:
+    except (TournamentError, RegistryError, StoreError, FingerprintError, RunLocked,
+            ExecutorError) as exc:
         raise _fail(str(exc)) from None
     except KeyboardInterrupt as exc:
         what, code = ("terminated", 143) if isinstance(exc, _Terminated) else ("interrupted", 130)
@@ -146,10 +163,7 @@ def run(
             signal.signal(signal.SIGTERM, previous)  # type: ignore[arg-type]
         if progress is not None:
             progress.close()
-    # After the run, not before: a refused run prints its one error line only.
-    warning = seed_warning(config)
-    if warning:
-        typer.echo(f"warning: {warning}", err=True)
+    warn()  # if the run had nothing to play
     for line in summary.errors[:10]:
         typer.echo(f"match failed (will be retried on the next run): {line}", err=True)
     if not quiet:

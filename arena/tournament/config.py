@@ -44,6 +44,18 @@ class TournamentConfigError(ValueError):
     """tournament.toml is unusable; the message names file, key and problem."""
 
 
+def dask_address_problem(address: str) -> str:
+    """What is wrong with a Dask address ("" if nothing): "local", or
+    tcp://host:port with a host and a port number."""
+    if address == "local":
+        return ""
+    host, sep, port = address.removeprefix("tcp://").rpartition(":")
+    if not address.startswith("tcp://") or not sep or not host or not port.isdigit() \
+            or not 0 < int(port) < 65536:
+        return f"{address!r} is neither 'local' nor tcp://host:port"
+    return ""
+
+
 @dataclass(frozen=True)
 class TournamentConfig:
     root: str                                  # absolute path of the tournament folder
@@ -139,8 +151,8 @@ def parse_config(data: dict[str, Any], root: Path, where: str,
     if executor not in EXECUTORS:
         raise fail("executor", f"unknown executor {executor!r} (choose {', '.join(EXECUTORS)})")
     dask_address = get("dask_address", str, "")
-    if dask_address and not (dask_address == "local" or dask_address.startswith("tcp://")):
-        raise fail("dask_address", f"{dask_address!r} is neither 'local' nor tcp://host:port")
+    if dask_address and dask_address_problem(dask_address):
+        raise fail("dask_address", dask_address_problem(dask_address))
     sandbox = get("sandbox", str, "auto")
     if sandbox not in SANDBOXES:
         raise fail("sandbox", f"unknown level {sandbox!r} (choose {', '.join(SANDBOXES)})")

@@ -334,6 +334,14 @@ def _worker_plugin(slots: list[tuple[int, ...]]) -> Any:
     return MatchProcessPlugin(slots)
 
 
+# Seconds to reach a running Dask scheduler before the run gives up.
+CONNECT_SECONDS = 10
+
+
+class ExecutorError(RuntimeError):
+    """An executor cannot be started (for example no Dask scheduler answers)."""
+
+
 class DaskExecutor:
     """Dask distributed: `address` "local" (or "") starts a LocalCluster of
     `workers` single-threaded worker processes on 127.0.0.1; "tcp://host:port"
@@ -366,7 +374,10 @@ class DaskExecutor:
                     dashboard_address=None, silence_logs=level)
             self._client: Any = dist.Client(self._cluster)
         else:
-            self._client = dist.Client(address)
+            try:
+                self._client = dist.Client(address, timeout=CONNECT_SECONDS)
+            except (OSError, ValueError) as exc:  # TimeoutError is an OSError
+                raise ExecutorError(f"dask scheduler {address}: cannot connect: {exc}") from None
         self._client.register_plugin(_worker_plugin(slots), name="arena-match-process")
         info = self._client.scheduler_info()
         self.workers = max(1, sum(int(w.get("nthreads", 1)) for w in info["workers"].values()))

@@ -58,6 +58,9 @@ def test_real_tournament_settings_bots_and_removed_sources(tmp_path: Path) -> No
     first = cli("tournament", "run", folder)
     assert "6/6 matches finished (6 played now" in first.stdout
     assert "seed 3 is short: a bot that tries seeds against its hand" in first.stderr
+    # Told before the matches (the first thing on stderr, before the progress), while the
+    # seed can still be changed.
+    assert first.stderr.startswith("warning: ") and first.stderr.index("seed 3 is short") < first.stderr.index("0/6 matches"), first.stderr[:300]
     before = dump(folder)
     board = tmp_path / "board"
     assert cli("leaderboard", "publish", folder, "--out", board).returncode == 0
@@ -188,3 +191,23 @@ def test_is_running_probes_the_run_lock_without_taking_it(tmp_path: Path) -> Non
     with exclusive_run(tmp_path):
         assert is_running(tmp_path)
     timer.join()
+
+
+@pytest.mark.slow
+def test_dask_addresses_that_cannot_work_are_one_line(tmp_path: Path) -> None:
+    bots = [random_bot(tmp_path, n) for n in ("rb", "rc", "rd")]
+    folder = tmp_path / "t"
+    write(folder, bots, seed=8_123_456_789_012_345)  # long: no seed warning beside the error
+    # Well formed, but no scheduler listens there (a loopback port nothing serves).
+    refused(cli("tournament", "run", folder, "-q", "--dask", "tcp://127.0.0.1:9"),
+            "dask scheduler tcp://127.0.0.1:9: cannot connect")
+    assert "6/6 matches finished (6 played now" in cli("tournament", "run", folder).stdout
+    stored = dump(folder)
+    toml = folder / "tournament.toml"
+    settings = toml.read_text()
+    for address in ("tcp://", "tcp://127.0.0.1", "tcp://:8786", "tcp://127.0.0.1:http", "127.0.0.1:8786"):
+        refused(cli("tournament", "run", folder, "--dask", address), f"--dask {address!r}")
+        toml.write_text(settings.replace('name = "cli"\n', f'name = "cli"\ndask_address = "{address}"\n'))
+        refused(cli("tournament", "run", folder), f"key 'dask_address': {address!r}")
+        toml.write_text(settings)
+    assert dump(folder) == stored
