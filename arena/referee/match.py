@@ -145,6 +145,7 @@ class _Match:
         self.services = [RefereeService(seat, self.refusals, accepting=self._accepting,
                                         flooded=self._flooded) for seat in self.seats]
         self.servers: list[Any] = []
+        self._scratch_logs: dict[int, str] = {}  # seat -> its log in the temp folder
         self._expelling: list[asyncio.Task[None]] = []
         self.replay = ReplayWriter(spec.replay_path)
         self.deals: list[DealSummary] = []
@@ -219,8 +220,26 @@ class _Match:
                 if seat.drainer is not None and not seat.drainer.done():
                     seat.drainer.cancel()
             await self._stop_all()
+            self._keep_fault_logs()
             self.replay.close()  # unfinished (no result): dropped
             shutil.rmtree(socket_dir, ignore_errors=True)
+
+    def _keep_fault_logs(self) -> None:
+        """Copy the logs of seats with a fault out of the temp folder into
+        spec.fault_logs_dir: what a bot printed before it crashed is what its
+        author needs. Never fails the match (a Dask worker elsewhere may not
+        have the folder)."""
+        folder = self.spec.fault_logs_dir
+        if not folder:
+            return
+        for seat in self.seats:
+            path = self._scratch_logs.get(seat.index)
+            if path and (seat.forfeited or any(seat.faults.values())) and os.path.exists(path):
+                try:
+                    os.makedirs(folder, exist_ok=True)
+                    shutil.copyfile(path, os.path.join(folder, os.path.basename(path)))
+                except OSError as exc:
+                    log.warning("could not keep the log of seat %d: %s", seat.index, exc)
 
     async def _launch(self, addresses: Sequence[tuple[str, str]], log_dir: str) -> None:
         """Start every bot (in parallel: container starts are slow). A bot that
@@ -251,7 +270,8 @@ class _Match:
                 seat.level = "none"
                 seat.record_fault("crash", f"could not start: {exc}", self.policy)
             if not self.spec.work_dir:
-                seat.log_path = ""  # deleted with the temp folder
+                self._scratch_logs[seat.index] = seat.log_path
+                seat.log_path = ""  # deleted with the temp folder (see _keep_fault_logs)
 
         # Each seat's level before any bot starts: a socket is private once no
         # other bot runs at the process level (`_private`), and a bot may flood

@@ -49,6 +49,9 @@ class MatchSpec:
     sandbox: str = "auto"                      # auto | docker | bwrap | process
     replay_path: str = ""                      # "" = no replay file
     work_dir: str = ""                         # scratch folder for sockets and logs ("" = temp)
+    # With no work_dir: keep here the logs of the seats that had a fault
+    # (named like work_dir's); the rest go with the temp folder (tournaments).
+    fault_logs_dir: str = ""
     transport: Literal["unix", "tcp"] = "unix"
     limits: Limits = field(default_factory=Limits)  # resource limits for every bot of the match
 

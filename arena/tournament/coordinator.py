@@ -21,6 +21,7 @@ from arena.tournament.executors import Executor, Outcome
 from arena.tournament.store import BotRow, MatchRow, Store
 
 REPLAYS_DIR = "replays"
+LOGS_DIR = "logs"  # logs of seats that had a fault (MatchSpec.fault_logs_dir)
 
 
 class TournamentError(ValueError):
@@ -95,6 +96,7 @@ def match_spec(config: TournamentConfig, row: MatchRow, specs: dict[int, object]
         sandbox=config.sandbox,
         replay_path=replay,
         limits=config.limits,
+        fault_logs_dir=str(root / LOGS_DIR),
     )
 
 
