@@ -18,6 +18,7 @@ from pathlib import Path
 from arena.referee.spec import FaultPolicy, MatchResult, MatchSpec, SeatResult, TimeControl
 from arena.referee.transcript import mixed_levels_note
 from arena.sandbox.botfile import BotFileError, BotSpec, load_bot
+from arena.sandbox.levels import fallback_note
 
 # The opponents: the random sample bot of this repository.
 RANDOM_BOT = Path(__file__).resolve().parents[2] / "sample_bots" / "random"
@@ -93,7 +94,7 @@ def check_bot(folder: Path, options: CheckOptions = CheckOptions()) -> Check:
         except (MatchSetupError, ValueError, OSError) as exc:
             report.failed(f"the match could not be set up: {exc}")
             return report
-        _judge(report, result, options)
+        _judge(report, result, options, bot)
         if not report.ok:
             report.log_tail = _tail(result.seats[0].log_path)
     finally:
@@ -124,7 +125,7 @@ _BUILD_FILES = ("Makefile", "CMakeLists.txt", "Cargo.toml", "go.mod", "build.gra
 _DIED = re.compile(r"decision \d+: (exited with status|closed the stream)")
 
 
-def _judge(report: Check, result: MatchResult, options: CheckOptions) -> None:
+def _judge(report: Check, result: MatchResult, options: CheckOptions, bot: BotSpec) -> None:
     me = result.seats[0]
     faults = dict(me.faults)
     log = list(me.fault_log)
@@ -135,9 +136,9 @@ def _judge(report: Check, result: MatchResult, options: CheckOptions) -> None:
         report.failed(f"start: {started[0]}")
         return
     report.passed(f"started (sandbox level: {me.sandbox})")
-    mixed = mixed_levels_note(result)
-    if mixed:
-        report.noted(mixed.removeprefix("note: "))
+    for note in (fallback_note(bot, options.sandbox), mixed_levels_note(result)):
+        if note:
+            report.noted(note.removeprefix("note: "))
 
     if me.decisions == 0 and before_play:
         report.failed(f"connect: {before_play[0]} (ARENA_ADDRESS / ARENA_TOKEN, then a Hello)")
@@ -150,9 +151,21 @@ def _judge(report: Check, result: MatchResult, options: CheckOptions) -> None:
         report.failed(f"time: {faults['timeout']} decision(s) not answered in time ({limit}); {first}")
     else:
         # `decisions` counts requests; one the bot died on was not answered.
-        died_on = sum(1 for line in log if _DIED.match(line))
-        report.passed(f"answered {me.decisions - died_on} decisions in time "
+        answered = me.decisions - sum(1 for line in log if _DIED.match(line))
+        if answered == 0:
+            report.failed(f"answers: the bot answered no decision: {_first(log, 'decision ')}")
+            _judge_finish(report, result, me, options)
+            return
+        report.passed(f"answered {answered} decisions in time "
                       f"(slowest {me.time_max:.3f}s, limit {limit})")
+        if me.time_max > options.per_move:
+            report.noted(f"the slowest decision took {me.time_max:.3f}s, over the {options.per_move:g}s "
+                         "per move: the excess came out of the bank, which a longer match at this "
+                         "pace runs out of")
+    tracebacks = _count_in_log(me.log_path, "Traceback (most recent call last)")
+    if tracebacks:
+        report.noted(f"the bot's log has {tracebacks} Python traceback(s): errors it caught and "
+                     "played on? (`arena play ... --logs DIR` keeps the log)")
 
     bad = faults.get("illegal", 0) + faults.get("malformed", 0)
     if bad:
@@ -177,6 +190,13 @@ def _judge_finish(report: Check, result: MatchResult, me: SeatResult, options: C
             f"finished the match: place {me.place} of {len(result.seats)}, total {me.total} "
             f"({len(result.deals)} deals of {options.rules}, seed {options.seed})"
         )
+
+
+def _count_in_log(path: str, needle: str) -> int:
+    try:
+        return Path(path).read_text(errors="replace").count(needle) if path else 0
+    except OSError:
+        return 0
 
 
 def _first(lines: Sequence[str], needle: str) -> str:

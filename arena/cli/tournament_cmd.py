@@ -78,6 +78,8 @@ def run(
         help="run each concurrent match on CPUs of its own (default: config, on)")] = None,
 ) -> None:
     """Play every match not yet played (resumes an interrupted run)."""
+    from arena.sandbox.botfile import BotFileError, load_bot
+    from arena.sandbox.levels import fallback_note
     from arena.tournament.config import (
         TournamentConfigError,
         dask_address_problem,
@@ -100,6 +102,10 @@ def run(
     if dask is not None and dask_address_problem(dask):
         raise _fail(f"--dask {dask!r}: expected 'local' or tcp://host:port")
 
+    try:
+        bots = [load_bot(path) for path in config.bot_paths]  # validated by load_config
+    except BotFileError as exc:
+        raise _fail(str(exc)) from None
     kind = "dask" if dask is not None else config.executor
     address = dask if dask is not None else config.dask_address
     workers = concurrency if concurrency is not None else config.concurrency
@@ -126,15 +132,15 @@ def run(
     except ValueError:  # not the main thread (called from other code): no handler
         previous = None
 
-    warning = seed_warning(config)
+    warnings = [seed_warning(config)] + [fallback_note(bot, config.sandbox) for bot in bots]
 
     def warn() -> None:
         # Once the run has started, not before: a refused run prints its one
         # error line only. But before the matches: the seed can still change.
-        nonlocal warning
-        if warning:
-            typer.echo(f"warning: {warning}", err=True)
-            warning = ""
+        for line in warnings:
+            if line:
+                typer.echo(f"warning: {line}", err=True)
+        warnings.clear()
 
     def on_progress(done: int, total: int, leader: str) -> None:
         nonlocal progress

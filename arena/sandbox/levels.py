@@ -54,6 +54,24 @@ def resolve_level(requested: str, bot: BotSpec | None = None) -> str:
     raise SandboxError(f"no sandbox level can start {bot.label if bot else 'this bot'}")
 
 
+def fallback_note(bot: BotSpec, requested: str) -> str:
+    """Why `bot` will run below the docker level under "auto" although it
+    names an image ("" if it does not, or docker is not here at all): a
+    typo in `image`, or images not built, should not pass unnoticed."""
+    if requested != "auto" or not bot.image or "docker" not in available_levels():
+        return ""
+    from arena.sandbox import docker_level
+
+    if docker_level.image_present(bot.image):
+        return ""
+    try:
+        level = resolve_level("auto", bot)
+    except SandboxError:
+        level = "no level"
+    return (f"{bot.label} names image {bot.image!r}, which the docker engine does not have: it runs "
+            f"at {level} instead (`arena sandbox build-images` builds the arena's images)")
+
+
 def launch(bot: BotSpec, level: str = "auto", *, env: dict[str, str], socket_dir: str,
            log_path: str, limits: Limits = DEFAULT_LIMITS, match_id: str = "") -> BotHandle:
     """Start `bot` confined at `level` (see arena.sandbox.api for the contract)."""

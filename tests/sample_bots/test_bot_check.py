@@ -108,3 +108,54 @@ def test_a_crashing_bot_fails_at_finish() -> None:
     assert len(fails) == 1 and "finish: the bot disconnected or crashed" in fails[0]
     # It answered 3 requests and died on the 4th: that one is not "answered".
     assert any("ok    answered 3 decisions in time" in line for line in lines), lines
+
+
+def sdk_bot(root: Path, name: str, act_body: str, *, image: str = "", catch: bool = False) -> Path:
+    """A bot folder whose `act` runs `act_body` (obs in scope), then plays a legal action."""
+    folder = root / name
+    folder.mkdir()
+    (folder / "bot.py").write_text(
+        "import sys, time\nfrom arena.sdk import Bot, run\n\n\n"
+        f"class B(Bot):\n    def act(self, obs):\n        {act_body}\n"
+        "        return obs.legal_actions[0]\n\n\n"
+        f"raise SystemExit(run(B(){', catch_errors=True' if catch else ''}))\n")
+    image_line = f'image = "{image}"\n' if image else ""
+    (folder / "bot.toml").write_text(f'name = "{name}"\nversion = "1"\nlanguage = "python"\n'
+                                     f'run = "python3 bot.py"\n{image_line}')
+    return folder
+
+
+@pytest.mark.slow
+def test_a_bot_that_dies_on_its_first_decision_is_not_said_to_answer_or_play_legally(
+    tmp_path: Path,
+) -> None:
+    bot = sdk_bot(tmp_path, "firstdeath", "raise SystemExit(3)")
+    code, lines = check(str(bot), *FAST)
+    assert code == 1
+    assert any("FAIL  answers: the bot answered no decision" in line for line in lines), lines
+    assert not any("in time" in line or "played legally" in line for line in lines), lines
+
+
+@pytest.mark.slow
+def test_caught_errors_and_a_slow_pace_are_noted(tmp_path: Path) -> None:
+    bot = sdk_bot(tmp_path, "shaky", "time.sleep(0.3)\n        raise ValueError('oops')", catch=True)
+    code, lines = check(str(bot), "--sandbox", "process", "--deals", "1",
+                        "--time-per-move", "0.2", "--bank", "60")
+    notes = [line for line in lines if line.startswith("  note")]
+    assert any("Python traceback(s)" in line for line in notes), lines
+    assert any("over the 0.2s per move" in line for line in notes), lines
+    assert code == 0 and lines[-1] == "result: ok"  # notes are not failures
+
+
+@pytest.mark.slow
+def test_a_missing_image_is_noted_when_auto_falls_back(tmp_path: Path) -> None:
+    from arena.sandbox import available_levels
+
+    if "docker" not in available_levels():
+        pytest.skip("sandbox level 'docker' unavailable here")
+    bot = sdk_bot(tmp_path, "typo", "pass", image="arena-pyhton:1")
+    code, lines = check(str(bot), "--deals", "1")
+    assert code == 0, lines
+    notes = [line for line in lines if line.startswith("  note")]
+    assert any("names image 'arena-pyhton:1', which the docker engine does not have" in line
+               for line in notes), lines

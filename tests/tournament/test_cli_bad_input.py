@@ -211,3 +211,22 @@ def test_dask_addresses_that_cannot_work_are_one_line(tmp_path: Path) -> None:
         refused(cli("tournament", "run", folder), f"key 'dask_address': {address!r}")
         toml.write_text(settings)
     assert dump(folder) == stored
+
+
+@pytest.mark.slow
+def test_a_bot_whose_image_is_missing_is_warned_of_before_the_matches(tmp_path: Path) -> None:
+    from arena.sandbox import available_levels
+
+    if "docker" not in available_levels():
+        pytest.skip("sandbox level 'docker' unavailable here")
+    bots = [random_bot(tmp_path, n) for n in ("rb", "rc", "rd")]
+    toml = bots[2] / "bot.toml"
+    toml.write_text(toml.read_text().replace('image = "arena-python:1"', 'image = "arena-pyhton:1"'))
+    folder = tmp_path / "t"
+    write(folder, bots, seed=8_123_456_789_012_345)
+    (folder / "tournament.toml").write_text(
+        (folder / "tournament.toml").read_text().replace('sandbox = "process"', 'sandbox = "auto"'))
+    run = cli("tournament", "run", folder)
+    assert run.returncode == 0, run.stderr
+    warning = "rd@1.0.0 names image 'arena-pyhton:1', which the docker engine does not have"
+    assert run.stderr.startswith(f"warning: {warning}"), run.stderr[:400]
