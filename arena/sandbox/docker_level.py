@@ -111,6 +111,19 @@ def _ensure_image(bot: BotSpec) -> str:
     return bot_images.build(client(), bot, _cpuset())
 
 
+def _check_image_command(bot: BotSpec, image: str) -> None:
+    """A bot without `run` runs its image's own command: say so if there is none."""
+    import docker.errors
+
+    try:
+        config = client().images.get(image).attrs.get("Config") or {}
+    except docker.errors.DockerException:
+        return  # the create below reports it
+    if not config.get("Cmd") and not config.get("Entrypoint"):
+        raise SandboxError(f"{bot.label}: bot.toml has no 'run', and image {image!r} has no command "
+                           "of its own (CMD or ENTRYPOINT): set 'run' in bot.toml")
+
+
 def owner_label() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
@@ -251,6 +264,8 @@ def launch_docker(bot: BotSpec, env: dict[str, str], socket_dir: str, log_path: 
 
     _cleanup_once()
     image = _ensure_image(bot)
+    if not bot.run:
+        _check_image_command(bot, image)
     open_socket_to(socket_dir, env.get("ARENA_ADDRESS", ""))
     Path(log_path).parent.mkdir(parents=True, exist_ok=True)
     environment = {"ARENA_SANDBOX": "docker", "HOME": "/tmp", "TMPDIR": "/tmp",

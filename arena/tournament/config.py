@@ -366,7 +366,7 @@ bots = [
 
 [rules]
 preset = "standard"            # standard | estonian | lithuanian | czech | finnish | swedish
-target = 500                   # any option of RULES.md §2 overrides the preset
+target = 500                   # any rules option (docs/rules.md) overrides the preset
 
 [time_control]                 # seconds, measured by the referee
 per_move = 1.0                 # each decision

@@ -159,3 +159,19 @@ def test_a_missing_image_is_noted_when_auto_falls_back(tmp_path: Path) -> None:
     notes = [line for line in lines if line.startswith("  note")]
     assert any("names image 'arena-pyhton:1', which the docker engine does not have" in line
                for line in notes), lines
+
+
+@pytest.mark.slow
+def test_a_bot_with_an_image_and_no_run_is_told_to_set_run(tmp_path: Path) -> None:
+    from arena.sandbox import available_levels
+
+    if "docker" not in available_levels():
+        pytest.skip("sandbox level 'docker' unavailable here")
+    folder = tmp_path / "norun"
+    folder.mkdir()
+    (folder / "bot.toml").write_text('name = "norun"\nversion = "1"\nlanguage = "python"\n'
+                                     'image = "arena-python:1"\n')
+    code, lines = check(str(folder), "--deals", "1")
+    assert code == 1
+    fails = [line for line in lines if line.strip().startswith("FAIL")]
+    assert len(fails) == 1 and "has no command of its own (CMD or ENTRYPOINT): set 'run'" in fails[0], lines
