@@ -6,6 +6,7 @@ import re
 import secrets
 import signal
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Annotated
 
@@ -184,6 +185,7 @@ def status(folder: Annotated[Path, typer.Argument(help="tournament folder")]) ->
     """Show how many matches are planned, running, finished, failed (or
     interrupted: left running by a run that was stopped)."""
     from arena.tournament.config import TournamentConfigError, load_config
+    from arena.tournament.coordinator import plan_field
     from arena.tournament.fingerprint import FingerprintError, verify
     from arena.tournament.registry import RegistryError, field_names
     from arena.tournament.runlock import is_running
@@ -204,17 +206,35 @@ def status(folder: Annotated[Path, typer.Argument(help="tournament folder")]) ->
     try:
         with Store(config.store_path) as store:
             verify(config, store)
-            field_names(config, store)  # a mistyped bot path: said here, as by the other commands
-            counts = store.counts()
+            # The field as stored (the newest registered version of each bot
+            # that plays) and its plan, as the leaderboard counts them; a bot
+            # changed since the last run is a new version once `run` registers it.
+            latest = store.latest_versions()
+            current = [latest[n] for n in field_names(config, store) if n in latest]
+            plan = [m.match_id for m in plan_field(config, current)] if len(current) >= 3 else []
+            stored = {r.match_id: r.status for r in store.matches(set(plan))}
+            total_stored = sum(store.counts().values())
             bots = store.bots()
     except (StoreError, FingerprintError, RegistryError) as exc:
         raise _fail(str(exc)) from None
+    counts = Counter(stored.get(match_id, "planned") for match_id in plan)
     if counts.get("running") and not run_alive:
         # Left by a run that was stopped or killed: the next run plays them again.
         counts["interrupted"] = counts.pop("running")
-    typer.echo(f"{config.name}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
-    for b in bots:
+    if plan:
+        shown = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+        typer.echo(f"{config.name}: {shown} (of {len(plan)} for the current bots)")
+    else:  # bots added, nothing run yet: `run` registers the listed ones and plans
+        typer.echo(f"{config.name}: no matches planned yet (`arena tournament run` plans them)")
+    playing = {b.id for b in current}
+    for b in sorted(current, key=lambda b: b.name):
         typer.echo(f"  {b.name} {b.version} [{b.content_hash[:12]}] ({b.source})")
+    earlier = [b for b in bots if b.id not in playing]
+    if earlier:
+        typer.echo(f"earlier versions ({total_stored - len(stored)} stored matches, "
+                   "ranked apart on the leaderboard):")
+        for b in earlier:
+            typer.echo(f"  {b.name} {b.version} [{b.content_hash[:12]}] ({b.source})")
 
 
 def register(app: typer.Typer) -> None:

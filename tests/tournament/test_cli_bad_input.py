@@ -60,7 +60,8 @@ def test_real_tournament_settings_bots_and_removed_sources(tmp_path: Path) -> No
     assert "seed 3 is short: a bot that tries seeds against its hand" in first.stderr
     # Told before the matches (the first thing on stderr, before the progress), while the
     # seed can still be changed.
-    assert first.stderr.startswith("warning: ") and first.stderr.index("seed 3 is short") < first.stderr.index("0/6 matches"), first.stderr[:300]
+    err = first.stderr
+    assert err.startswith("warning: ") and err.index("seed 3 is short") < err.index("0/6 matches"), err
     before = dump(folder)
     board = tmp_path / "board"
     assert cli("leaderboard", "publish", folder, "--out", board).returncode == 0
@@ -95,6 +96,17 @@ def test_real_tournament_settings_bots_and_removed_sources(tmp_path: Path) -> No
         "tournament", "run", folder).stdout
     after = dump(folder)  # the first 6 results: same ids, same rows, not played again
     assert all(line in after for line in before if line.startswith('INSERT INTO "matches"'))
+
+    # A changed bot is a new version: status counts the current field's matches,
+    # and lists the earlier version apart with the matches kept for it.
+    (bots[1] / "bot.py").write_text((bots[1] / "bot.py").read_text() + "\n# tweaked\n")
+    assert "24/24 matches finished (18 played now, 0 failed)" in cli(
+        "tournament", "run", folder).stdout
+    lines = cli("tournament", "status", folder).stdout.splitlines()
+    assert lines[0] == "cli: finished 24 (of 24 for the current bots)", lines
+    assert lines[5].startswith("earlier versions (18 stored matches") and len(lines) == 7, lines
+    assert lines[6].startswith("  rc 1.0.0 [") and lines[3].startswith("  rc 1.0.0 ["), lines
+    assert lines[3] != lines[6]  # two contents of rc 1.0.0, by their hashes
 
     # reading results needs no source folder: the bots play from snapshots
     for bot in (*bots, tmp_path / "ra"):

@@ -209,6 +209,7 @@ def test_bot_add_copies_and_versions_a_bot(tmp_path) -> None:
     assert len(snapshots) == 2 and all((s / "bot.toml").is_file() for s in snapshots)
     status = cli("tournament", "status", folder).stdout
     assert status.count("random_b 1.0.0") == 2
+    assert status.startswith("t: no matches planned yet"), status
     (src / "bot.toml").write_text("name = 'x'\n")
     bad = cli("bot", "add", folder, src, check=False)
     assert bad.returncode == 2 and "missing required key 'version'" in bad.stderr
