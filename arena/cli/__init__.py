@@ -23,4 +23,24 @@ for _module in (rules_cmd, match_cmd, bot_cmd, tournament_cmd, leaderboard_cmd, 
 
 
 def main() -> None:
-    app()
+    try:
+        # Not standalone: usage errors come here instead of being drawn in a box.
+        code = app(standalone_mode=False, prog_name="arena")
+    except typer.Abort:  # Ctrl-C while parsing or at a prompt
+        raise SystemExit(130) from None
+    except Exception as exc:
+        if not _is_usage_error(exc):
+            raise
+        # One line, as every other bad input: a value out of range or of the
+        # wrong type, an unknown option, a missing argument.
+        ctx = getattr(exc, "ctx", None)
+        where = f"{ctx.command_path}: " if ctx is not None else ""
+        typer.echo(f"error: {where}{exc.format_message()} (see --help)", err=True)  # type: ignore[attr-defined]
+        raise SystemExit(2) from None
+    raise SystemExit(code if isinstance(code, int) else 0)
+
+
+def _is_usage_error(exc: BaseException) -> bool:
+    # By name: typer ships click under a private module path (typer._click in
+    # recent versions, click itself in older ones); both name it UsageError.
+    return any(cls.__name__ == "UsageError" for cls in type(exc).__mro__) and hasattr(exc, "format_message")

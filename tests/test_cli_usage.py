@@ -1,0 +1,36 @@
+"""Usage mistakes on the real command line (a value out of range or of the
+wrong type, an unknown option, a missing argument) are one `error:` line and
+exit status 2, as every other bad input, not a boxed block."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["bot", "check", "sample_bots/greedy", "--deals", "0"],
+     "arena bot check: Invalid value for '--deals'"),
+    (["bot", "check", "sample_bots/greedy", "--deals", "many"],
+     "arena bot check: Invalid value for '--deals'"),
+    (["tournament", "run", "nowhere", "-j", "0"], "arena tournament run: Invalid value for '--concurrency'"),
+    (["play", "--nosuch"], "arena play: No such option: --nosuch"),
+    (["play"], "arena play: Missing argument 'bots'"),
+    (["nosuchcommand"], "No such command 'nosuchcommand'"),
+])
+def test_usage_mistakes_are_one_line(args: list[str], message: str) -> None:
+    done = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("error: ") and message in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and done.stdout == ""
+
+
+def test_help_and_commands_keep_their_exit_status() -> None:
+    assert subprocess.run([*CLI, "--help"], capture_output=True, timeout=60).returncode == 0
+    done = subprocess.run([*CLI, "rules", "show", "klondike"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "unknown rules preset" in done.stderr
+    assert subprocess.run([*CLI, "rules", "list"], capture_output=True, timeout=60).returncode == 0
