@@ -8,7 +8,7 @@ Records, one JSON object per line, each with a `type`:
   action   n (0-based), deal, seat, action (RULES.md §7 text), time (s),
            fault (null or kind), note (the fault's line, if any)
   deal     one finished deal (spec.DealSummary fields)
-  refused  a refused connection (reason)
+  refused  a refused connection (reason; seat: whose listener refused it)
   result   finish, totals, places, statuses, faults per seat, reason, duration
 
 The engine is deterministic given rules, seed and actions, so `replay_game`
