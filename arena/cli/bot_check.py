@@ -1,8 +1,9 @@
 """`arena bot check BOT`: play one short match and say, line by line, what works.
 
-The bot takes seat 0 against two random sample bots. Every fault is
-counted but none ends the match early (strikes are effectively unlimited),
-so one run reports everything that went wrong. The command module prints
+The bot takes seat 0 against random sample bots in the other seats (two,
+unless `--option players=N` says otherwise). Every fault is counted but
+none ends the match early (strikes are effectively unlimited), so one run
+reports everything that went wrong. The command module prints
 `Check.lines`; nothing here prints.
 """
 
@@ -34,6 +35,7 @@ class CheckOptions:
     bank: float = 10.0
     startup: float = 15.0
     sandbox: str = "auto"
+    options: tuple[tuple[str, object], ...] = ()  # rules overrides (a tournament's, say)
 
 
 @dataclass
@@ -81,8 +83,9 @@ def check_bot(folder: Path, options: CheckOptions = CheckOptions()) -> Check:
     work = Path(tempfile.mkdtemp(prefix="arena-bot-check-"))
     try:
         spec = MatchSpec(
-            match_id=f"check-{bot.name}", bots=(bot, opponent, opponent), seed=options.seed,
-            rules_preset=options.rules, rules_options=(("max_deals", options.deals),),
+            match_id=f"check-{bot.name}", bots=(bot, *[opponent] * (_players(options) - 1)),
+            seed=options.seed, rules_preset=options.rules,
+            rules_options=(*options.options, ("max_deals", options.deals)),
             time_control=TimeControl(per_move=options.per_move, bank=options.bank,
                                      startup=options.startup),
             # Count every fault but keep playing, so one run shows them all.
@@ -100,6 +103,17 @@ def check_bot(folder: Path, options: CheckOptions = CheckOptions()) -> Check:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return report
+
+
+def _players(options: CheckOptions) -> int:
+    """Seats of the checked rules (the options were validated by the caller;
+    a mistake here surfaces as the match's setup error)."""
+    from arena.game import Rules
+
+    try:
+        return Rules.preset(options.rules).replace(**dict(options.options)).players
+    except ValueError:
+        return 3
 
 
 def _missing_program(bot: BotSpec) -> str:

@@ -45,21 +45,29 @@ def check(
         float, typer.Option("--startup", help="seconds to connect and say hello")] = 15.0,
     sandbox: Annotated[
         str, typer.Option("--sandbox", help="auto | docker | bwrap | process")] = "auto",
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", help="rules option override NAME=VALUE (repeatable), e.g. a tournament's")] = None,
 ) -> None:
-    """Play a short match against two random bots and report, line by line,
+    """Play a short match against random bots and report, line by line,
     whether the bot starts, connects, answers in time, plays legally and
     finishes. Exit status 0 when all is well, 1 otherwise."""
     from arena.cli.bot_check import CheckOptions, check_bot
+    from arena.cli.checks import rules_overrides
 
-    problem = _check_options(rules, time_per_move, bank, startup, sandbox)
+    overrides, problem = rules_overrides(option)
+    players = 0
+    if not problem:
+        players, problem = _check_options(rules, overrides, time_per_move, bank, startup, sandbox)
     if problem:
         # The user's mistake, not the bot's: a usage error before anything runs.
         typer.echo(f"error: {problem}", err=True)
         raise typer.Exit(2)
-    typer.echo(f"checking {bot_path} ({deals} deals of {rules} against two random bots)")
+    shown = "".join(f" {k}={v}" for k, v in overrides)
+    typer.echo(f"checking {bot_path} ({deals} deals of {rules}{shown} against "
+               f"{players - 1} random bots)")
     report = check_bot(bot_path, CheckOptions(
         rules=rules, deals=deals, seed=seed, per_move=time_per_move, bank=bank,
-        startup=startup, sandbox=sandbox,
+        startup=startup, sandbox=sandbox, options=tuple(overrides),
     ))
     for line in report.lines:
         typer.echo(line)
@@ -71,28 +79,36 @@ def check(
     raise typer.Exit(0 if report.ok else 1)
 
 
-def _check_options(rules: str, per_move: float, bank: float, startup: float, sandbox: str) -> str:
-    """What is wrong with `bot check`'s own options ("" if nothing)."""
+def _check_options(rules: str, overrides: list[tuple[str, object]], per_move: float, bank: float,
+                   startup: float, sandbox: str) -> tuple[int, str]:
+    """The number of seats, and what is wrong with `bot check`'s own options
+    ("" if nothing)."""
     from arena.cli.checks import seconds_problem
     from arena.game import Rules
     from arena.sandbox import SandboxError, resolve_level
 
     if sandbox not in ("auto", "docker", "bwrap", "process"):
-        return f"--sandbox {sandbox!r}: expected auto, docker, bwrap or process"
+        return 0, f"--sandbox {sandbox!r}: expected auto, docker, bwrap or process"
     problem = (seconds_problem("--time-per-move", per_move) or seconds_problem("--startup", startup)
                or seconds_problem("--bank", bank, zero_ok=True))
     if problem:
-        return problem
+        return 0, problem
     try:
-        Rules.preset(rules)
+        chosen = Rules.preset(rules)
     except ValueError as exc:
-        return f"--rules: {exc}"
+        return 0, f"--rules: {exc}"
+    if any(name == "max_deals" for name, _ in overrides):
+        return 0, "--option max_deals: the check's length is --deals"
+    try:
+        chosen = chosen.replace(**dict(overrides)) if overrides else chosen
+    except ValueError as exc:
+        return 0, f"--option: {exc}"
     if sandbox != "auto":
         try:
             resolve_level(sandbox)
         except SandboxError as exc:
-            return f"--sandbox: {exc}"
-    return ""
+            return 0, f"--sandbox: {exc}"
+    return chosen.players, ""
 
 
 def register(app: typer.Typer) -> None:

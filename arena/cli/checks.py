@@ -5,6 +5,18 @@ from __future__ import annotations
 import math
 
 
+def rules_overrides(items: list[str] | None) -> tuple[list[tuple[str, object]], str]:
+    """`--option NAME=VALUE` items as (name, value) pairs, and what is wrong
+    ("" if nothing). The values stay text: the engine reads each option's type."""
+    out: list[tuple[str, object]] = []
+    for item in items or ():
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            return [], f"--option {item!r}: expected NAME=VALUE"
+        out.append((name.strip(), value.strip()))
+    return out, ""
+
+
 def seconds_problem(option: str, value: float, *, zero_ok: bool = False) -> str:
     """What is wrong with a time option in seconds ("" if nothing): it must be
     finite and positive (or 0 with `zero_ok`). Written as `not x > 0` rather

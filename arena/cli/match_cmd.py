@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from arena.cli.checks import seconds_problem
+from arena.cli.checks import rules_overrides, seconds_problem
 
 if TYPE_CHECKING:  # imported lazily at run time: the CLI starts often
     from arena.referee.spec import MatchResult, MatchSpec
@@ -82,12 +82,9 @@ def play(
         raise _fail(f"--sandbox {sandbox!r}: expected auto, docker, bwrap or process")
     if transport not in ("unix", "tcp"):
         raise _fail(f"--transport {transport!r}: expected unix or tcp")
-    overrides: list[tuple[str, object]] = []
-    for item in option or ():
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            raise _fail(f"--option {item!r}: expected NAME=VALUE")
-        overrides.append((name.strip(), value.strip()))
+    overrides, problem = rules_overrides(option)
+    if problem:
+        raise _fail(problem)
     problem = (seconds_problem("--time-per-move", time_per_move)
                or seconds_problem("--bank", bank, zero_ok=True))
     if problem:

@@ -34,6 +34,10 @@ def test_a_broken_bot_toml_fails_on_one_line_without_a_match(tmp_path: Path) -> 
     (["--time-per-move", "nan"], "--time-per-move nan"),
     (["--bank", "-2"], "--bank -2.0"),
     (["--sandbox", "vm"], "--sandbox 'vm'"),
+    (["--option", "target"], "--option 'target': expected NAME=VALUE"),
+    (["--option", "target=lots"], "--option: "),
+    (["--option", "colour=red"], "--option: "),
+    (["--option", "max_deals=9"], "--option max_deals: the check's length is --deals"),
 ])
 def test_a_mistake_in_the_options_is_a_usage_error_not_the_bots_failure(
     args: list[str], message: str
@@ -175,3 +179,13 @@ def test_a_bot_with_an_image_and_no_run_is_told_to_set_run(tmp_path: Path) -> No
     assert code == 1
     fails = [line for line in lines if line.strip().startswith("FAIL")]
     assert len(fails) == 1 and "has no command of its own (CMD or ENTRYPOINT): set 'run'" in fails[0], lines
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("options", "seats"), [(["target=500"], 3), (["players=4"], 4), (["players=2"], 2)])
+def test_a_bot_is_checked_under_the_options_given(options: list[str], seats: int) -> None:
+    args = [f"--option={o}" for o in options]
+    code, lines = check(str(ROOT / "sample_bots" / "greedy"), *FAST, *args)
+    assert code == 0, "\n".join(lines)
+    assert lines[0].endswith(f"of standard {' '.join(options)} against {seats - 1} random bots)"), lines[0]
+    assert any(f" of {seats}, total" in line for line in lines), lines
