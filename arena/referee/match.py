@@ -147,6 +147,7 @@ class _Match:
         self.servers: list[Any] = []
         self._scratch_logs: dict[int, str] = {}  # seat -> its log in the temp folder
         self._expelling: list[asyncio.Task[None]] = []
+        self._closed: set[int] = set()  # seats whose listener `_expel` closed
         self.replay = ReplayWriter(spec.replay_path)
         self.deals: list[DealSummary] = []
         self.n_actions = 0
@@ -175,11 +176,19 @@ class _Match:
         seat.fault_log.append(line)
         seat.forfeit(line)
         log.info("seat %d (%s): %s", seat.index, seat.bot.label, line)
+        self._expel(seat)
+
+    def _expel(self, seat: Seat) -> None:
+        """A forfeited seat's bot is stopped and its listener closed (its
+        stream with it): it plays no more and must not burn the CPU that the
+        other seats' clocks pay for. A bot still being launched is stopped
+        when its launch returns (`_launch`)."""
         seat.alive = False
         seat.deliver(DISCONNECTED)  # wakes the match if it waits for this seat
         if seat.handle is not None:
             asyncio.get_running_loop().run_in_executor(None, seat.handle.stop)
-        if seat.index < len(self.servers):
+        if seat.index < len(self.servers) and seat.index not in self._closed:
+            self._closed.add(seat.index)
             self._expelling.append(asyncio.get_running_loop().create_task(
                 stop_server(self.servers[seat.index], [seat], grace=0)))
 
@@ -283,6 +292,9 @@ class _Match:
                 seat.level = "none"  # it will not start (launch says why)
         # Every launch finishes first, so that `run` stops all the bots started.
         await asyncio.gather(*(launch(seat) for seat in self.seats))
+        for seat in self.seats:
+            if seat.forfeited and seat.handle is not None:  # expelled while it was starting
+                asyncio.get_running_loop().run_in_executor(None, seat.handle.stop)
         if unavailable:
             raise MatchSetupError(f"sandbox: {unavailable[0]}")
 
@@ -302,6 +314,7 @@ class _Match:
                         seat.faults["timeout"] += 1
                         seat.forfeit(f"did not connect within {self.spec.time_control.startup:g}s")
                         seat.fault_log.append(seat.forfeit_reason)
+                        self._expel(seat)
                 return
             waits = [asyncio.ensure_future(s.connected.wait()) for s in waiting]
             await asyncio.wait(waits, timeout=0.05, return_when=asyncio.FIRST_COMPLETED)
@@ -496,7 +509,7 @@ class _Match:
                                     f"decision {seq}: no reply within {limit:.3f}s", limit)
             elapsed = time.monotonic() - t0
             if item is DISCONNECTED and seat.forfeited:  # expelled while it decided (_flooded)
-                return default_action(legal), None, "", elapsed
+                return default_action(legal), "malformed", seat.forfeit_reason, elapsed
             if item is DISCONNECTED:
                 code = seat.handle.poll() if seat.handle is not None else None
                 why = f"exited with status {code}" if code is not None else "closed the stream"
@@ -604,9 +617,9 @@ class _Match:
         )
         for r in self.refusals.kept:
             self.replay.write({"type": "refused", "seat": r.seat, "reason": r.reason})
-        more = self.refusals.total - len(self.refusals.kept)
-        if more > 0:
-            self.replay.write({"type": "refused", "reason": f"{more} more refused connections (not told)"})
+        for seat_index, more in sorted(self.refusals.untold.items(), key=lambda kv: str(kv[0])):
+            self.replay.write({"type": "refused", "seat": seat_index,
+                               "reason": f"{more} more refused connections (not told)"})
         self.replay.write({
             "type": "result", "finish": [list(g) for g in finish], "totals": totals,
             "places": [s.place for s in seats], "statuses": [s.status for s in seats],

@@ -26,6 +26,7 @@ import asyncio
 import hmac
 import logging
 import os
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -83,10 +84,13 @@ class Refusals:
 
     kept: list[Refusal] = field(default_factory=list)
     total: int = 0
+    untold: Counter[int | None] = field(default_factory=Counter)  # by seat, beyond `kept`
 
     def add(self, reason: str, seat: int | None) -> None:
         self.total += 1
-        if self.total <= REFUSALS_KEPT:
+        if self.total > REFUSALS_KEPT:
+            self.untold[seat] += 1
+        else:
             log.warning("refused a connection on seat %s's socket: %s", seat, reason)
             self.kept.append(Refusal(reason, seat))
             if self.total == REFUSALS_KEPT:
@@ -127,11 +131,13 @@ class RefereeService:
         except TimeoutError:
             await self._refuse(context, f"no Hello within {HELLO_TIMEOUT:g}s")
             return
-        except Exception:  # noqa: BLE001 - a broken stream before Hello: nothing to do
+        except Exception:  # noqa: BLE001 - a broken stream before Hello (bad framing, too large)
+            self._count("stream broken before its Hello")
             return
         finally:
             self.unclaimed -= 1
         if not isinstance(first, bytes):  # grpc.aio.EOF: closed before saying anything
+            self._count("stream closed before its Hello")
             return
         seat, reason = self._claim(first)
         if seat is None:
@@ -178,11 +184,16 @@ class RefereeService:
         log.info("seat %d connected: %s %s", seat.index, msg.hello.bot_name, msg.hello.bot_version)
         return seat, ""
 
-    async def _refuse(self, context: grpc.aio.ServicerContext[bytes, bytes], reason: str) -> None:
+    def _count(self, reason: str) -> None:
+        """One stream this socket served for nothing: refused, or ended before
+        its Hello (streams that end at once cost the referee as much)."""
         self.refused += 1
         self.refusals.add(reason, self.seat.index)
         if self.refused >= FLOOD_LIMIT:  # told again: privacy can be known only later
             self.flooded(self.seat, self.refused)
+
+    async def _refuse(self, context: grpc.aio.ServicerContext[bytes, bytes], reason: str) -> None:
+        self._count(reason)
         try:
             await context.write(pb.RefereeMessage(refused=reason).SerializeToString())
         except Exception as exc:  # noqa: BLE001 - the refused peer may already be gone

@@ -213,3 +213,27 @@ def test_match_limits_reach_the_bot_process(random_bot: BotSpec, tmp_path: Path,
     assert result.seats[0].status == "ok" and result.seats[0].sandbox == level
     log = Path(result.seats[0].log_path).read_text()
     assert f"LIMITS nofile=77 fsize={3 * 1024 * 1024}" in log, log
+
+
+def test_a_bot_that_misses_the_start_up_limit_is_stopped_then(
+    random_bot: BotSpec, tmp_path: Path
+) -> None:
+    """It forfeits at the start-up limit and is stopped there, not left
+    running (and free to flood its socket) until the match ends."""
+    from arena.sandbox.botfile import load_bot
+
+    late = tmp_path / "late"
+    late.mkdir()
+    (late / "bot.py").write_text(
+        "import sys, time\ntime.sleep(2.0)\nprint('awake', file=sys.stderr, flush=True)\n"
+        "time.sleep(60)\n")
+    (late / "bot.toml").write_text('name = "late"\nversion = "1"\nlanguage = "python"\n'
+                                   'run = "python3 bot.py"\n')
+    spec = _spec((random_bot, load_bot(late), random_bot), tmp_path, seed=5)
+    spec = dataclasses.replace(spec, time_control=TimeControl(per_move=5.0, bank=10.0, startup=0.5))
+    result = run_match(spec)
+    seat = result.seats[1]
+    assert seat.status == "forfeit" and dict(seat.faults)["timeout"] == 1
+    # The whole match outlasts the bot's 2 s nap: only a stop at the limit keeps it from waking.
+    assert result.duration > 3.0, result.duration
+    assert "awake" not in Path(seat.log_path).read_text()

@@ -202,6 +202,22 @@ def test_a_socket_that_refuses_flood_limit_streams_reports_its_seat(
     asyncio.run(scenario())
 
 
+def test_streams_that_end_before_their_hello_count_as_refused() -> None:
+    """Opening streams that end at once costs the referee as much as refused
+    ones: they count towards the flood limit too."""
+    async def scenario() -> None:
+        async with _serving() as srv:
+            for _ in range(3):
+                call, reader = await _open_silent(srv.addresses[0])
+                await call.done_writing()  # ends its side before any message
+                await asyncio.wait_for(reader, 2)
+            await _until(lambda: srv.services[0].refused == 3)
+            assert [r.reason for r in srv.refusals.kept] == ["stream closed before its Hello"] * 3
+            assert not srv.seats[0].claimed
+
+    asyncio.run(scenario())
+
+
 def test_refusal_spam_is_counted_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(server_module, "REFUSALS_KEPT", 3)
 
@@ -213,6 +229,7 @@ def test_refusal_spam_is_counted_not_kept(monkeypatch: pytest.MonkeyPatch) -> No
             assert srv.refusals.total == 7
             assert [(r.seat, r.reason) for r in srv.refusals.kept] == [
                 (0, "unknown token"), (1, "unknown token"), (2, "unknown token")]
+            assert srv.refusals.untold == {0: 2, 1: 1, 2: 1}  # guesses 3..6 went to seats 0, 1, 2, 0
             assert not any(s.claimed for s in srv.seats)
 
     asyncio.run(scenario())

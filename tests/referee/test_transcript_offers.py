@@ -40,3 +40,20 @@ def test_other_seats_transcripts_omit_the_declined_offer() -> None:
     for seat in range(3):
         if seat != holder:
             assert passes[seat] == 1
+
+
+def test_fault_notes_and_fault_logs_show_only_in_the_faulty_seats_view_or_all() -> None:
+    """A fault's note lists the faulty seat's legal actions, that is part of
+    its hand: another seat's view of the replay gets only the fault's kind."""
+    replay, _ = offer_replay()
+    actor = int(replay.actions[2]["seat"])
+    secret = "decision 3: bid 7 is not legal (legal: pass, bid 110)"
+    replay.actions[2] = {**replay.actions[2], "fault": "illegal", "note": secret}
+    replay.result = {"type": "result", "totals": [0, 0, 0], "places": [1, 1, 1],
+                     "statuses": ["ok"] * 3, "fault_log": [[secret] if s == actor else [] for s in range(3)]}
+    replay.refused = [{"type": "refused", "seat": 1, "reason": "unknown token"}]
+    for view in (None, 0, 1, 2):
+        text = "\n".join(replay_lines(replay, view))
+        assert ("legal: pass, bid 110" in text) == (view in (None, actor)), (view, text)
+        assert "[fault: illegal" in text  # the kind is public in every view
+        assert "refused on seat 1's socket: unknown token" in text
