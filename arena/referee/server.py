@@ -16,8 +16,9 @@ seat, each socket in a folder of its own that only that seat's sandbox
 mounts). A confined bot can thus reach no listener but its own: it cannot
 fill another seat's Hello slots nor make the referee refuse streams on
 another seat's behalf. A socket no other bot can reach is *private*; there
-a bot that keeps opening streams the referee refuses (FLOOD_LIMIT) is
-known to be the one flooding, and the match expels it (`flooded`).
+a bot that keeps opening streams the referee refuses, or that end before
+their Hello (FLOOD_LIMIT), is known to be the one flooding, and the match
+expels it (`flooded`).
 """
 
 from __future__ import annotations
@@ -62,9 +63,10 @@ HELLO_TIMEOUT = 10.0
 # thousands of idle streams to slow the referee down.
 UNCLAIMED_LIMIT = 4
 STREAMS_PER_CONNECTION = 8
-# Refused streams on one seat's private socket after which its bot is taken
-# to be flooding the referee (each refusal costs the referee CPU that the
-# other seats' clocks pay for). An honest bot is refused at most a few times.
+# Streams served for nothing (refused, or ended before their Hello) on one
+# seat's private socket after which its bot is taken to be flooding the
+# referee (each costs the referee CPU that the other seats' clocks pay for).
+# An honest bot opens one stream and is refused at most a few times.
 FLOOD_LIMIT = 32
 # Refusals told in full (log, replay); beyond that they are only counted, so
 # that a bot spamming bad tokens cannot flood the log or the replay.
@@ -112,7 +114,7 @@ class RefereeService:
     seat: Seat
     refusals: Refusals = field(default_factory=Refusals)  # shared by the match's services
     unclaimed: int = 0  # streams open that have not said Hello yet
-    refused: int = 0    # streams this socket refused
+    refused: int = 0    # streams this socket served for nothing (`_count`)
     # Why a Hello with the right token is refused anyway ("" to accept):
     # the match has given up on the seat.
     accepting: Callable[[Seat], str] = _no_reason
