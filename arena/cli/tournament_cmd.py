@@ -104,7 +104,8 @@ def run(
         raise _fail(f"--dask {dask!r}: expected 'local' or tcp://host:port")
 
     try:
-        bots = [load_bot(path) for path in config.bot_paths]  # validated by load_config
+        # For their bot.toml only (the images they name): validated by load_config.
+        bots = [load_bot(path, hashed=False) for path in config.bot_paths]
     except BotFileError as exc:
         raise _fail(str(exc)) from None
     kind = "dask" if dask is not None else config.executor

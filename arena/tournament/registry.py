@@ -71,7 +71,7 @@ def add_bot(config: TournamentConfig, bot_path: str | os.PathLike[str]) -> tuple
     except BotFileError as exc:
         raise RegistryError(str(exc)) from None
     for i, path in enumerate(config.bot_paths):
-        if load_bot(path).name == spec.name:  # load_config has validated them
+        if load_bot(path, hashed=False).name == spec.name:  # load_config has validated them
             raise RegistryError(
                 f"{bot_path}: bot {spec.name!r} is listed in "
                 f"{Path(config.root) / CONFIG_NAME} (bots[{i}]), and every run plays that "
@@ -101,7 +101,7 @@ def field_names(config: TournamentConfig, store: Store | None) -> list[str]:
             names.add(recorded[path])
             continue
         try:
-            names.add(load_bot(path).name)
+            names.add(load_bot(path, hashed=False).name)
         except BotFileError as exc:
             raise RegistryError(
                 f"{Path(config.root) / CONFIG_NAME}: key 'bots[{i}]': {exc}") from None
