@@ -246,10 +246,7 @@ def test_oversized_messages_are_dropped_on_arrival() -> None:
             small = pb.BotMessage(reply=pb.Reply(seq=1, text="pass"))
             for message in (big, small, big):
                 await call.write(message)
-            for _ in range(200):
-                if len(seats[2].inbox) == 3:
-                    break
-                await asyncio.sleep(0.01)
+            await _until(lambda: len(seats[2].inbox) == 3)
             size = big.ByteSize()
             assert list(seats[2].inbox) == [Oversized(size), small.SerializeToString(), Oversized(size)]
 
