@@ -184,3 +184,21 @@ def test_sigterm_stops_the_match_like_ctrl_c_and_leaves_no_replay(tmp_path: Path
     while (left := set(bots) & {pid for pid, _, _ in live_processes()}) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not left
+
+
+@pytest.mark.slow
+def test_replay_show_tells_faults_and_keeps_another_seats_notes_to_their_kind(tmp_path: Path) -> None:
+    """An illegal bot's fault notes list its legal actions (its cards): the
+    all-seats view and its own view show them, another seat's only the kind."""
+    replay = tmp_path / "m.jsonl"
+    illegal = str(ROOT / "tests" / "bots" / "illegal")
+    code, _, err = _run("play", illegal, RANDOM, RANDOM, "--seed", "4", "--sandbox", "process",
+                        "--option", "max_deals=1", "--replay", str(replay))
+    assert code == 0, err
+    shown = {view: _run("replay", "show", str(replay), *(["--seat", view] if view else []))[1]
+             for view in ("", "0", "1")}
+    assert "seat 0 fault: " in shown[""] and "seat 0 fault: " in shown["0"]
+    for view in ("", "0"):
+        assert "is not legal (legal: " in shown[view], shown[view][-800:]
+    assert "[fault: illegal]" in shown["1"] and "(legal: " not in shown["1"]
+    assert "seat 0 fault: " not in shown["1"]
