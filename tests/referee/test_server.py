@@ -26,10 +26,13 @@ BOT = BotSpec(name="x", version="1", language="python", path=".", run=("true",))
 
 
 async def _hello(
-    address: str, token: str
+    address: str, token: str, answered: bool = True
 ) -> tuple[grpc.aio.StreamStreamCall, asyncio.Task[object], pb.RefereeMessage | None]:
-    """Say hello; the first answer if one comes within 0.5 s (else None, the
-    read still pending: reading in a task, as waiting on call.read() would cancel the call)."""
+    """Say hello; the first answer, or None with the read still pending
+    (reading in a task, as waiting on call.read() would cancel the call).
+    An expected answer (a refusal) is waited for up to 10 s, so a loaded
+    machine does not fail the test; an accepted Hello gets no answer, and
+    0.5 s shows that none comes."""
     channel = grpc.aio.insecure_channel(address)
     CHANNELS.append(channel)
     call = channel.stream_stream(
@@ -38,7 +41,7 @@ async def _hello(
     )()
     await call.write(pb.BotMessage(hello=pb.Hello(token=token)))
     reader = asyncio.ensure_future(call.read())
-    done, _ = await asyncio.wait([reader], timeout=0.5)
+    done, _ = await asyncio.wait([reader], timeout=10.0 if answered else 0.5)
     if not done:
         return call, reader, None
     first = reader.result()
@@ -97,9 +100,9 @@ def test_tokens_are_single_use_and_strangers_are_refused(transport: str) -> None
             assert other is not None and "unknown token" in other.refused
             assert not any(s.claimed for s in seats)
 
-            call1, read1, answer = await _hello(address, "token-1")
+            call1, read1, answer = await _hello(address, "token-1", answered=False)
             assert answer is None
-            await asyncio.wait_for(seats[1].connected.wait(), 2)
+            await asyncio.wait_for(seats[1].connected.wait(), 10)
             assert seats[1].claimed and seats[1].alive
 
             _, _, again = await _hello(address, "token-1")
@@ -130,11 +133,11 @@ async def _open_silent(address: str) -> tuple[grpc.aio.StreamStreamCall, asyncio
 
 
 async def _until(condition: Callable[[], bool]) -> None:
-    for _ in range(200):
+    for _ in range(1000):
         if condition():
             return
         await asyncio.sleep(0.01)
-    raise AssertionError("condition not reached within 2 s")
+    raise AssertionError("condition not reached within 10 s")
 
 
 def test_silent_streams_are_closed_in_time_and_capped(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -150,14 +153,15 @@ def test_silent_streams_are_closed_in_time_and_capped(monkeypatch: pytest.Monkey
             # The server must have taken both before the third arrives.
             await _until(lambda: service.unclaimed == 2)
             _, third = await _open_silent(address)
-            first_answer = await asyncio.wait_for(third, 2)
+            first_answer = await asyncio.wait_for(third, 10)
             assert "too many connections waiting" in first_answer.refused  # type: ignore[attr-defined]
             for _, reader in silent:
-                answer = await asyncio.wait_for(reader, 3)
+                answer = await asyncio.wait_for(reader, 10)
                 assert "no Hello within 0.5s" in answer.refused  # type: ignore[attr-defined]
             assert service.unclaimed == 0
-            _, _, answer = await _hello(address, "token-0")
-            assert answer is None and srv.seats[0].claimed
+            _, _, answer = await _hello(address, "token-0", answered=False)
+            assert answer is None
+            await _until(lambda: srv.seats[0].claimed)
             assert srv.refusals.total == 3
 
     asyncio.run(scenario())
@@ -173,12 +177,12 @@ def test_silent_streams_on_one_seat_leave_the_others_their_slots(monkeypatch: py
                 await _open_silent(hog)
             await _until(lambda: srv.services[0].unclaimed == server_module.UNCLAIMED_LIMIT)
             _, refused = await _open_silent(hog)
-            answer = await asyncio.wait_for(refused, 2)
+            answer = await asyncio.wait_for(refused, 10)
             assert "too many connections waiting" in answer.refused  # type: ignore[attr-defined]
             for i in (1, 2):
-                _, _, answer = await _hello(srv.addresses[i], f"token-{i}")
+                _, _, answer = await _hello(srv.addresses[i], f"token-{i}", answered=False)
                 assert answer is None
-                await asyncio.wait_for(srv.seats[i].connected.wait(), 2)
+                await asyncio.wait_for(srv.seats[i].connected.wait(), 10)
             assert [s.claimed for s in srv.seats] == [False, True, True]
 
     asyncio.run(scenario())
@@ -210,7 +214,7 @@ def test_streams_that_end_before_their_hello_count_as_refused() -> None:
             for _ in range(3):
                 call, reader = await _open_silent(srv.addresses[0])
                 await call.done_writing()  # ends its side before any message
-                await asyncio.wait_for(reader, 2)
+                await asyncio.wait_for(reader, 10)
             await _until(lambda: srv.services[0].refused == 3)
             assert [r.reason for r in srv.refusals.kept] == ["stream closed before its Hello"] * 3
             assert not srv.seats[0].claimed
@@ -241,7 +245,7 @@ def test_oversized_messages_are_dropped_on_arrival() -> None:
     async def scenario() -> None:
         async with _serving() as srv:
             seats = srv.seats
-            call, _, _ = await _hello(srv.addresses[2], "token-2")
+            call, _, _ = await _hello(srv.addresses[2], "token-2", answered=False)
             big = pb.BotMessage(hello=pb.Hello(bot_name="x" * (server_module.MESSAGE_LIMIT + 10)))
             small = pb.BotMessage(reply=pb.Reply(seq=1, text="pass"))
             for message in (big, small, big):
