@@ -221,16 +221,17 @@ def test_a_bot_that_misses_the_start_up_limit_is_stopped_then(
     """It forfeits at the start-up limit and is stopped there, not left
     running (and free to flood its socket) until the match ends.
 
-    The timeline holds under a loaded CI machine: the start-up limit (3 s)
-    leaves the other bots ample time to connect, the late bot wakes 1 s after
-    it, and a pacing bot thinks 3 s on its first decision (within the 5 s
-    per-move limit), so play lasts past the wake-up whatever the deal."""
+    The timeline holds on a loaded CI machine: the start-up limit (8 s,
+    counted from the last launch) leaves the other bots ample time to
+    connect, the late bot wakes 10 s after its launch, and a pacing bot
+    thinks 4 s on its first decision (within the 5 s per-move limit), so play
+    lasts past the wake-up whatever the deal."""
     from arena.sandbox.botfile import load_bot
 
     late = tmp_path / "late"
     late.mkdir()
     (late / "bot.py").write_text(
-        "import sys, time\ntime.sleep(4.0)\nprint('awake', file=sys.stderr, flush=True)\n"
+        "import sys, time\ntime.sleep(10.0)\nprint('awake', file=sys.stderr, flush=True)\n"
         "time.sleep(60)\n")
     (late / "bot.toml").write_text('name = "late"\nversion = "1"\nlanguage = "python"\n'
                                    'run = "python3 bot.py"\n')
@@ -243,18 +244,18 @@ def test_a_bot_that_misses_the_start_up_limit_is_stopped_then(
         "    def act(self, obs):\n"
         "        if self.first:\n"
         "            self.first = False\n"
-        "            time.sleep(3.0)\n"
+        "            time.sleep(4.0)\n"
         "        return self.rng.choice(obs.legal_actions)\n\n"
         "raise SystemExit(run(Pacer()))\n")
     (pacer / "bot.toml").write_text('name = "pacer"\nversion = "1"\nlanguage = "python"\n'
                                     'run = "python3 bot.py"\n')
     spec = _spec((random_bot, load_bot(late), load_bot(pacer)), tmp_path, seed=5)
-    spec = dataclasses.replace(spec, time_control=TimeControl(per_move=5.0, bank=10.0, startup=3.0),
+    spec = dataclasses.replace(spec, time_control=TimeControl(per_move=5.0, bank=10.0, startup=8.0),
                                rules_options=(("target", 500), ("max_deals", 3)))
     result = run_match(spec)
     seat = result.seats[1]
     assert seat.status == "forfeit" and dict(seat.faults)["timeout"] == 1
     assert [result.seats[i].status for i in (0, 2)] == ["ok", "ok"], result.seats
-    # The match outlasts the bot's 4 s nap: only a stop at the limit keeps it from waking.
-    assert result.duration > 6.0, result.duration
+    # The match outlasts the bot's 10 s nap: only a stop at the limit keeps it from waking.
+    assert result.duration > 12.0, result.duration
     assert "awake" not in Path(seat.log_path).read_text()
