@@ -321,8 +321,10 @@ class _Match:
             for w in waits:
                 w.cancel()
 
-    async def _let_bots_exit(self, patience: float = 1.0) -> None:
-        """Give bots that got MatchEnd a moment to close their streams and exit."""
+    async def _let_bots_exit(self, patience: float = 3.0) -> None:
+        """Give bots that got MatchEnd a moment to close their streams and exit.
+        Costs nothing for bots that exit; a CPU-starved bot still gets to read
+        MatchEnd and run its match-end hook before it is stopped."""
         handles = [s.handle for s in self.seats if s.handle is not None]
         end = time.monotonic() + patience
         while time.monotonic() < end and any(h.poll() is None for h in handles):
