@@ -65,7 +65,7 @@ def test_each_pool_worker_and_what_it_starts_runs_on_its_own_slot() -> None:
     pool = LocalPool(2)
     try:
         pool.warm()
-        futures = [pool._pool.submit(_where, 1.0) for _ in range(2)]
+        futures = [pool._pool.submit(_where, 3.0) for _ in range(2)]
         seen = [f.result() for f in futures]
     finally:
         pool.close()

@@ -149,8 +149,10 @@ def test_sigkilled_run_leaves_no_worker_behind_and_resumes(tmp_path: Path) -> No
     proc = start(folder, tmp_path)
     left: dict[int, str] = {}
     try:
-        # Mid-run: a match finished, the workers are playing the next ones.
-        wait_for(lambda: count(folder, "finished") >= 2 and len(workers(proc.pid)) == 2, proc)
+        # Mid-run: a match finished, the workers are playing the next ones
+        # (bots are running at the moment the processes are listed).
+        wait_for(lambda: count(folder, "finished") >= 2 and len(workers(proc.pid)) == 2
+                 and any(children(w) for w in workers(proc.pid)), proc)
         left = children(proc.pid)  # the workers and the resource tracker
         for worker in workers(proc.pid):
             left |= children(worker)  # the bots of the matches being played
