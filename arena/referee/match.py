@@ -171,11 +171,8 @@ class _Match:
         bot is stopped and its server closed (its stream with it)."""
         if not self._private(seat) or seat.forfeited:
             return
-        line = f"opened {refused} streams that the referee refused (flooding)"
-        seat.faults["malformed"] += 1
-        seat.fault_log.append(line)
-        seat.forfeit(line)
-        log.info("seat %d (%s): %s", seat.index, seat.bot.label, line)
+        seat.forfeit_now("malformed",
+                         f"opened {refused} streams that the referee refused (flooding)")
         self._expel(seat)
 
     def _expel(self, seat: Seat) -> None:
@@ -185,12 +182,18 @@ class _Match:
         when its launch returns (`_launch`)."""
         seat.alive = False
         seat.deliver(DISCONNECTED)  # wakes the match if it waits for this seat
-        if seat.handle is not None:
-            asyncio.get_running_loop().run_in_executor(None, seat.handle.stop)
+        self._stop_bot(seat)
         if seat.index < len(self.servers) and seat.index not in self._closed:
             self._closed.add(seat.index)
             self._expelling.append(asyncio.get_running_loop().create_task(
                 stop_server(self.servers[seat.index], [seat], grace=0)))
+
+    @staticmethod
+    def _stop_bot(seat: Seat) -> None:
+        """Stop the seat's bot now, off the event loop (a stop can wait for
+        the bot's grace period); `_stop_all` cleans up after it at the end."""
+        if seat.handle is not None:
+            asyncio.get_running_loop().run_in_executor(None, seat.handle.stop)
 
     # ------------------------------------------------------------------ setup / teardown
 
@@ -221,10 +224,14 @@ class _Match:
             for seat in self.seats:
                 seat.released.set()
             await self._let_bots_exit()
-            for server in self.servers:
-                await stop_server(server, self.seats)
-            for task in self._expelling:
-                await task
+            # At once, not one after another: each may wait out its grace.
+            # Those `_expel` closed are awaited through their own task. There
+            # are fewer servers than seats if starting one failed.
+            open_servers = [(seat, server)
+                            for seat, server in zip(self.seats, self.servers, strict=False)
+                            if seat.index not in self._closed]
+            await asyncio.gather(*(stop_server(server, [seat]) for seat, server in open_servers),
+                                 *self._expelling)
             for seat in self.seats:  # writes still queued for a stream that is gone
                 if seat.drainer is not None and not seat.drainer.done():
                     seat.drainer.cancel()
@@ -293,8 +300,8 @@ class _Match:
         # Every launch finishes first, so that `run` stops all the bots started.
         await asyncio.gather(*(launch(seat) for seat in self.seats))
         for seat in self.seats:
-            if seat.forfeited and seat.handle is not None:  # expelled while it was starting
-                asyncio.get_running_loop().run_in_executor(None, seat.handle.stop)
+            if seat.forfeited:  # expelled while it was starting
+                self._stop_bot(seat)
         if unavailable:
             raise MatchSetupError(f"sandbox: {unavailable[0]}")
 
@@ -311,9 +318,8 @@ class _Match:
             if time.monotonic() >= deadline:
                 for seat in waiting:
                     if not seat.forfeited:
-                        seat.faults["timeout"] += 1
-                        seat.forfeit(f"did not connect within {self.spec.time_control.startup:g}s")
-                        seat.fault_log.append(seat.forfeit_reason)
+                        seat.forfeit_now(
+                            "timeout", f"did not connect within {self.spec.time_control.startup:g}s")
                         self._expel(seat)
                 return
             waits = [asyncio.ensure_future(s.connected.wait()) for s in waiting]
@@ -580,9 +586,7 @@ class _Match:
         if seat.record_fault(kind, line, self.policy):
             seat.alive = False
             seat.released.set()
-            if seat.handle is not None:
-                # Stop a forfeited bot now: it plays no more, and must not burn CPU.
-                asyncio.get_running_loop().run_in_executor(None, seat.handle.stop)
+            self._stop_bot(seat)  # it plays no more, and must not burn CPU
 
     # ------------------------------------------------------------------ result
 

@@ -95,11 +95,14 @@ class Seat:
         """True while the bot itself decides for this seat."""
         return not self.forfeited and self.alive
 
-    def record_fault(self, kind: str, line: str, policy: FaultPolicy) -> bool:
-        """Count one fault; True if the seat forfeits now (spec.FaultPolicy)."""
+    def _count_fault(self, kind: str, line: str) -> None:
         self.faults[kind] = self.faults.get(kind, 0) + 1
         self.fault_log.append(line)
         log.info("seat %d (%s): %s", self.index, self.bot.label, line)
+
+    def record_fault(self, kind: str, line: str, policy: FaultPolicy) -> bool:
+        """Count one fault; True if the seat forfeits now (spec.FaultPolicy)."""
+        self._count_fault(kind, line)
         if self.forfeited:
             return False
         self.strikes += 1
@@ -108,6 +111,12 @@ class Seat:
             self.forfeit(line if kind == "crash" else f"forfeit after {self.strikes} fault(s): {line}")
             return True
         return False
+
+    def forfeit_now(self, kind: str, line: str) -> None:
+        """Count one fault that forfeits the seat whatever the policy (no
+        Hello within the start-up limit, flooding the referee)."""
+        self._count_fault(kind, line)
+        self.forfeit(line)
 
     def forfeit(self, reason: str) -> None:
         if not self.forfeited:
