@@ -58,6 +58,13 @@ def mixed_levels_note(result: MatchResult) -> str:
             "could reach the others' tokens and sockets (docs/sandbox.md)")
 
 
+def _sees_notes(viewer: int | None, faulty: int) -> bool:
+    """Whether `viewer` (None: all seats) may read `faulty`'s fault notes. A
+    note can name that seat's legal actions, hence its cards: another seat's
+    view gets only the fault's kind."""
+    return viewer is None or viewer == faulty
+
+
 def _shown(rec: dict[str, Any], viewer: int | None, after_obs: dict[str, Any] | None) -> str:
     """The action text as `viewer` may see it."""
     text = str(rec["action"])
@@ -108,11 +115,9 @@ def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
         if seat is not None and seat != rec["seat"] and game.private_offer and rec["action"] == "pass":
             continue  # another seat's answer to a private offer (RULES.md §6)
         after = states[i + 1][0].observation(seat).to_dict() if seat is not None else None
-        # A fault's note can name the faulty seat's legal actions, hence its
-        # cards: another seat's view gets only the fault's kind.
-        own = seat is None or seat == rec["seat"]
         fault = "" if not rec.get("fault") else (
-            f"   [fault: {rec['fault']}: {rec.get('note', '')}]" if own else f"   [fault: {rec['fault']}]")
+            f"   [fault: {rec['fault']}: {rec.get('note', '')}]" if _sees_notes(seat, rec["seat"])
+            else f"   [fault: {rec['fault']}]")
         yield f"   seat {rec['seat']}: {_shown(rec, seat, after)}{fault}"
         trick = completed_trick(first, int(rec["seat"]), parse_action(str(rec["action"])))
         if trick is not None:
@@ -124,11 +129,11 @@ def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
     if replay.result is not None:
         r = replay.result
         yield f"result: totals {r.get('totals')}  places {r.get('places')}  statuses {r.get('statuses')}"
-        # Why a seat forfeited or was penalized: in the all-seats view, or
-        # the viewer's own (a fault line can name that seat's legal actions).
+        # Why a seat forfeited or was penalized.
         for who, lines in enumerate(r.get("fault_log") or ()):
-            for line in lines or () if seat is None or seat == who else ():
-                yield f"   seat {who} fault: {line}"
+            if _sees_notes(seat, who):
+                for line in lines or ():
+                    yield f"   seat {who} fault: {line}"
         for ref in replay.refused:
             where = f" on seat {ref['seat']}'s socket" if ref.get("seat") is not None else ""
             yield f"   refused{where}: {ref.get('reason')}"
