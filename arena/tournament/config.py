@@ -151,8 +151,8 @@ def parse_config(data: dict[str, Any], root: Path, where: str,
     if executor not in EXECUTORS:
         raise fail("executor", f"unknown executor {executor!r} (choose {', '.join(EXECUTORS)})")
     dask_address = get("dask_address", str, "")
-    if dask_address and dask_address_problem(dask_address):
-        raise fail("dask_address", dask_address_problem(dask_address))
+    if dask_address and (problem := dask_address_problem(dask_address)):
+        raise fail("dask_address", problem)
     sandbox = get("sandbox", str, "auto")
     if sandbox not in SANDBOXES:
         raise fail("sandbox", f"unknown level {sandbox!r} (choose {', '.join(SANDBOXES)})")
