@@ -8,9 +8,12 @@ import signal
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:  # imported lazily at run time: the CLI starts often
+    from arena.tournament.store import BotRow
 
 tournament_app = typer.Typer(help="Tournaments: create, run, resume.", no_args_is_help=True)
 
@@ -227,15 +230,18 @@ def status(folder: Annotated[Path, typer.Argument(help="tournament folder")]) ->
         typer.echo(f"{config.name}: {shown} (of {len(plan)} for the current bots)")
     else:  # bots added, nothing run yet: `run` registers the listed ones and plans
         typer.echo(f"{config.name}: no matches planned yet (`arena tournament run` plans them)")
+    def show(b: BotRow) -> None:
+        typer.echo(f"  {b.name} {b.version} [{b.content_hash[:12]}] ({b.source})")
+
     playing = {b.id for b in current}
     for b in sorted(current, key=lambda b: b.name):
-        typer.echo(f"  {b.name} {b.version} [{b.content_hash[:12]}] ({b.source})")
+        show(b)
     earlier = [b for b in bots if b.id not in playing]
     if earlier:
         typer.echo(f"earlier versions ({total_stored - len(stored)} stored matches, "
                    "ranked apart on the leaderboard):")
         for b in earlier:
-            typer.echo(f"  {b.name} {b.version} [{b.content_hash[:12]}] ({b.source})")
+            show(b)
 
 
 def register(app: typer.Typer) -> None:
