@@ -109,7 +109,8 @@ def leftovers(root: Path) -> list[str]:
 def adversary(root: Path, attack: str, config: dict[str, object]) -> BotSpec:
     folder = root / "bots" / attack
     folder.mkdir(parents=True)
-    shutil.copy(HERE / "adversaries" / "adversary.py", folder / "adversary.py")
+    for shared in ("adversary.py", "reach.py"):
+        shutil.copy(HERE / "adversaries" / shared, folder / shared)
     shutil.copy(HERE / "adversaries" / f"{attack}.py", folder / "bot.py")
     (folder / "attack.json").write_text(json.dumps(config))
     (folder / "bot.toml").write_text(

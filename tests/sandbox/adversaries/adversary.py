@@ -1,9 +1,9 @@
 """Shared part of the adversarial bots: play legally, attack, report.
 
-The test copies this file, one attack script (as bot.py) and an
-`attack.json` (targets the attack should try: a TCP port on 127.0.0.1,
-paths of other bots and of referee files, the referee's pid) into a fresh
-bot folder. Every attack reports what happened on stderr, one line each:
+The test copies this file, reach.py (the helpers that need no gRPC), one
+attack script (as bot.py) and an `attack.json` (targets the attack should
+try: a TCP port on 127.0.0.1, paths of other bots and of referee files, the
+referee's pid) into a fresh bot folder. Every attack reports what happened on stderr, one line each:
 
     ATTACK <what>: <result>
 
@@ -15,8 +15,9 @@ from __future__ import annotations
 import json
 import os
 import random
-import sys
 from typing import Any
+
+from reach import report  # the attack scripts import it from here too
 
 from arena.sdk import Bot, run
 
@@ -31,10 +32,6 @@ def config() -> dict[str, Any]:
             return data
     except OSError:
         return {}
-
-
-def report(what: str, result: str) -> None:
-    print(f"ATTACK {what}: {result}", file=sys.stderr, flush=True)
 
 
 def failure(exc: BaseException) -> str:

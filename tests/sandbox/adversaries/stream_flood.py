@@ -11,22 +11,18 @@ open stream. "seconds": how long.
 
 from __future__ import annotations
 
-import glob
 import json
 import os
 import socket
 import struct
-import sys
 import threading
 import time
 
-# Not `adversary`'s helpers yet: importing it imports gRPC, and this bot
-# wants to be quicker than the other seats' Hello.
+# Not `adversary` yet: importing it imports gRPC, and this bot wants to be
+# quicker than the other seats' Hello.
+from reach import other_sockets, report
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def report(what: str, result: str) -> None:
-    print(f"ATTACK {what}: {result}", file=sys.stderr, flush=True)
 
 _HEADERS, _SETTINGS, _PING, _RST, _GOAWAY = 1, 4, 6, 3, 7
 _END_STREAM, _END_HEADERS, _ACK = 1, 4, 1
@@ -96,8 +92,7 @@ def _hold(path: str, until: float, counts: dict[str, int]) -> None:
 
 def flood(seconds: float) -> None:
     own = os.environ["ARENA_ADDRESS"].removeprefix("unix:")
-    others = [p for p in glob.glob(os.path.join(os.path.dirname(os.path.dirname(own)), "*", "*.sock"))
-              if p != own]
+    others = other_sockets(own)
     report("reach", f"{len(others)} other sockets")
     until = time.monotonic() + seconds
     counts: dict[str, int] = {}

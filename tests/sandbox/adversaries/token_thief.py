@@ -1,11 +1,11 @@
 """Looks for other seats' tokens in /proc and connects to the referee with
 them, on its own socket and on every other seat's socket it can find."""
 
-import glob
 import os
 
 import grpc
 from adversary import Adversary, main, report
+from reach import other_sockets
 
 from arena.wire.gen.arena.v1 import arena_pb2 as pb
 
@@ -29,9 +29,7 @@ def stolen_tokens(own: str) -> set[str]:
 def sockets() -> list[str]:
     """Its own referee address, then the other seats' sockets within reach."""
     own = os.environ["ARENA_ADDRESS"]
-    path = own.removeprefix("unix:")
-    others = glob.glob(os.path.join(os.path.dirname(os.path.dirname(path)), "*", "*.sock"))
-    return [own] + [f"unix:{p}" for p in sorted(others) if p != path]
+    return [own] + [f"unix:{p}" for p in other_sockets(own.removeprefix("unix:"))]
 
 
 def connect(token: str, address: str) -> str:
