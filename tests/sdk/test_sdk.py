@@ -80,3 +80,31 @@ def test_every_hook_is_called_in_a_real_match(tmp_path: Path) -> None:
     assert seen["event:action"] == sum(s.decisions for s in result.seats)
     assert seen["event:trick"] >= 8 and seen["event:talon"] >= 1
     assert report["places"] == [s.place for s in result.seats]
+
+
+@pytest.mark.slow
+def test_a_slow_match_end_hook_runs_to_its_end(tmp_path: Path) -> None:
+    """After MatchEnd a bot has 3 s before it is stopped (docs/protocol.md):
+    a hook that works 1.5 s finishes (a 1 s allowance would cut it off)."""
+    folder = tmp_path / "slowend"
+    folder.mkdir()
+    (folder / "bot.py").write_text(
+        "import sys, time\nfrom arena.sdk import Bot, run\n\n"
+        "class SlowEnd(Bot):\n"
+        "    def act(self, obs):\n"
+        "        return obs.legal_actions[0]\n\n"
+        "    def on_match_end(self, end):\n"
+        "        time.sleep(1.5)\n"
+        "        print('hook finished', file=sys.stderr, flush=True)\n\n"
+        "raise SystemExit(run(SlowEnd()))\n")
+    (folder / "bot.toml").write_text('name = "slowend"\nversion = "1"\nlanguage = "python"\n'
+                                     'run = "python3 bot.py"\n')
+    rnd = load_bot(ROOT / "sample_bots" / "random")
+    result = run_match(MatchSpec(
+        match_id="slowend", bots=(rnd, load_bot(folder), rnd), seed=8,
+        rules_options=(("max_deals", 1),), sandbox="process", work_dir=str(tmp_path),
+        time_control=TimeControl(per_move=5.0),
+    ))
+    me = result.seats[1]
+    assert me.status == "ok" and all(n == 0 for _, n in me.faults), me.fault_log
+    assert "hook finished" in Path(me.log_path).read_text()
