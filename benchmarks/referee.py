@@ -295,7 +295,8 @@ class ScriptedMatch(referee_match._Match):
         for index, data, decision in self.script:
             seat = self.seats[index]
             t0 = time.monotonic()
-            if not seat.post(data):
+            # As the match loop sends: a decision request at once, the rest queued.
+            if not (await seat.send_now(data) if decision else seat.post(data)):
                 raise RuntimeError(f"seat {index}: the stream is gone")
             if decision:
                 item = await seat.receive(t0 + limit)

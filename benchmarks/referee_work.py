@@ -80,11 +80,15 @@ def in_memory(spec: MatchSpec, record: list[Posted] | None = None) -> referee_ma
                 record.append((index, data, decision))
             return True
 
+        async def send_now(data: bytes, index: int = seat.index) -> bool:
+            return post(data, index)
+
         async def receive(_deadline: float, index: int = seat.index) -> Inbound:
             return answers.pop(index)
 
         # Instance attributes shadow the transport methods for this match only.
         seat.post = post  # type: ignore[method-assign]
+        seat.send_now = send_now  # type: ignore[method-assign]
         seat.receive = receive  # type: ignore[method-assign, assignment]
     return match
 

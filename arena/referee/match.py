@@ -506,8 +506,10 @@ class _Match:
         seat.pending.clear()
         t0 = time.monotonic()
         deadline = t0 + limit
-        if not seat.post(data):
-            return self._faulty(seat, legal, "crash", "disconnected before the decision", 0.0)
+        if not await seat.send_now(data):
+            return self._faulty(seat, legal, "crash",
+                                f"decision {seq}: {seat.gone_why or 'disconnected before the decision'}",
+                                time.monotonic() - t0)
         while True:
             try:
                 item = await seat.receive(deadline)
@@ -520,7 +522,8 @@ class _Match:
                 return default_action(legal), "malformed", seat.forfeit_reason, elapsed
             if item is DISCONNECTED:
                 code = seat.handle.poll() if seat.handle is not None else None
-                why = f"exited with status {code}" if code is not None else "closed the stream"
+                why = (f"exited with status {code}" if code is not None
+                       else seat.gone_why or "closed the stream")
                 return self._faulty(seat, legal, "crash", f"decision {seq}: {why}", elapsed)
             if isinstance(item, Oversized):
                 return self._faulty(seat, legal, "malformed",

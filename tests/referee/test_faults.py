@@ -78,7 +78,7 @@ def _processes_of_match(address: str) -> Iterator[int]:
 
 def play(
     name: str, random_bot: BotSpec, tmp_path: Path, *, policy: FaultPolicy | None = None,
-    startup: float = 15.0, deals: int = 2, bank: float = 10.0,
+    startup: float = 15.0, deals: int = 2, bank: float = 10.0, per_move: float = 2.0,
 ) -> Outcome:
     offender = load_bot(BOTS / name)
     replay_path = tmp_path / "match.jsonl"
@@ -89,7 +89,7 @@ def play(
         # late. The timeout tests pass a small bank, or each timeout would
         # wait it out.
         rules_options=(("max_deals", deals),),
-        time_control=TimeControl(per_move=2.0, bank=bank, increment=0.0, startup=startup),
+        time_control=TimeControl(per_move=per_move, bank=bank, increment=0.0, startup=startup),
         fault_policy=policy or FaultPolicy(),
         sandbox="process", work_dir=str(tmp_path), replay_path=str(replay_path),
     ))
@@ -180,6 +180,25 @@ def test_sleeping_past_the_limit_every_time_forfeits(random_bot: BotSpec, tmp_pa
     out = play("slow_always", random_bot, tmp_path, bank=2.0)
     assert out.offender.status == "forfeit"
     _only(out.faults(), timeout=3)        # FaultPolicy default: 3 strikes
+
+
+def test_a_bot_that_stops_reading_its_stream_is_gone_once_a_write_stalls(
+    random_bot: BotSpec, tmp_path: Path
+) -> None:
+    """A bot that never reads fills its stream's flow-control window; the
+    referee's next write to it then waits, bounded (seats.WRITE_TIMEOUT past
+    the per-move time), and the seat is gone: a crash, which forfeits. Until
+    then its decisions time out (strikes, allowed here without limit)."""
+    out = play("deaf", random_bot, tmp_path, deals=40, per_move=0.05,
+               policy=FaultPolicy(max_strikes=100_000))
+    assert out.offender.status == "forfeit"
+    faults = out.faults()
+    assert faults["crash"] == 1 and faults["illegal"] == faults["malformed"] == 0, faults
+    assert faults["timeout"] > 50, faults  # the window held many unread requests first
+    assert "stopped reading its stream" in out.offender.fault_log[-1], out.offender.fault_log
+    assert "said hello; reading nothing" in out.log
+    # The match went on for the others after the offender was gone.
+    assert len(out.result.deals) == 40
 
 
 # ---------------------------------------------------------------- crash
