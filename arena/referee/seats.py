@@ -160,10 +160,10 @@ class Seat:
 
         Messages to one seat are written in the order posted, by one drain
         task at a time (a gRPC stream takes one write at a time). The match
-        loop never waits on a write: the wait for gRPC's write completion is
-        not on the decision's critical path, and a deal result to two seats
-        does not hold up the next request to the third. A write failure
-        surfaces as DISCONNECTED in the inbox, where the match loop looks."""
+        loop does not wait on these writes: a deal result to two seats does
+        not hold up the next request to the third. (A decision request is
+        written with `send_now`.) A write failure surfaces as DISCONNECTED in
+        the inbox, where the match loop looks."""
         if not self.alive or self.writer is None:
             return False
         self.outbox.append(data)
