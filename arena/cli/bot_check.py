@@ -135,8 +135,10 @@ def _missing_program(bot: BotSpec) -> str:
 _BUILD_FILES = ("Makefile", "CMakeLists.txt", "Cargo.toml", "go.mod", "build.gradle", "pom.xml")
 
 
-# The referee's fault line for a bot that died while a decision waited (match.py).
-_DIED = re.compile(r"decision \d+: (exited with status|closed the stream)")
+# The referee's fault line for a bot whose stream was gone while a decision
+# waited (match.py `_decide`, seats.py `_write`): a crash, not an answer.
+_DIED = re.compile(r"decision \d+: (exited with status|closed the stream|stopped reading its stream"
+                   r"|write failed|disconnected before the decision)")
 
 
 def _judge(report: Check, result: MatchResult, options: CheckOptions, bot: BotSpec) -> None:
@@ -184,7 +186,7 @@ def _judge(report: Check, result: MatchResult, options: CheckOptions, bot: BotSp
     bad = faults.get("illegal", 0) + faults.get("malformed", 0)
     if bad:
         lines = [x for x in log if x.startswith("decision ") and "no reply within" not in x
-                 and "closed the stream" not in x and "disconnected" not in x]
+                 and not _DIED.match(x)]
         report.failed(f"legality: {faults.get('illegal', 0)} illegal and "
                       f"{faults.get('malformed', 0)} malformed replies; first: "
                       f"{lines[0] if lines else '?'}")

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.cli import bot_check
 from arena.referee import FaultPolicy, MatchResult, MatchSpec, SeatResult, TimeControl, run_match
 from arena.sandbox.botfile import BotSpec, load_bot
 
@@ -196,6 +197,8 @@ def test_a_bot_that_stops_reading_its_stream_is_gone_once_a_write_stalls(
     assert faults["crash"] == 1 and faults["illegal"] == faults["malformed"] == 0, faults
     assert faults["timeout"] > 50, faults  # the window held many unread requests first
     assert "stopped reading its stream" in out.offender.fault_log[-1], out.offender.fault_log
+    # `arena bot check` counts that decision as a death, not an answer.
+    assert bot_check._DIED.match(out.offender.fault_log[-1])
     assert "said hello; reading nothing" in out.log
     # The match went on for the others after the offender was gone.
     assert len(out.result.deals) == 40
