@@ -15,11 +15,15 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from arena.referee.spec import FaultPolicy, MatchResult, MatchSpec, SeatResult, TimeControl
 from arena.referee.transcript import mixed_levels_note
 from arena.sandbox.botfile import BotFileError, BotSpec, load_bot
 from arena.sandbox.levels import fallback_note
+
+if TYPE_CHECKING:
+    from arena.game import Rules
 
 # The opponents: the random sample bot of this repository.
 RANDOM_BOT = Path(__file__).resolve().parents[2] / "sample_bots" / "random"
@@ -80,10 +84,15 @@ def check_bot(folder: Path, options: CheckOptions = CheckOptions()) -> Check:
         report.failed(f"cannot load the random sample bot: {exc}")
         return report
 
+    try:
+        players = check_rules(options).players
+    except ValueError as exc:
+        report.failed(f"the match could not be set up: {exc}")
+        return report
     work = Path(tempfile.mkdtemp(prefix="arena-bot-check-"))
     try:
         spec = MatchSpec(
-            match_id=f"check-{bot.name}", bots=(bot, *[opponent] * (_players(options) - 1)),
+            match_id=f"check-{bot.name}", bots=(bot, *[opponent] * (players - 1)),
             seed=options.seed, rules_preset=options.rules,
             rules_options=(*options.options, ("max_deals", options.deals)),
             time_control=TimeControl(per_move=options.per_move, bank=options.bank,
@@ -105,15 +114,22 @@ def check_bot(folder: Path, options: CheckOptions = CheckOptions()) -> Check:
     return report
 
 
-def _players(options: CheckOptions) -> int:
-    """Seats of the checked rules (the options were validated by the caller;
-    a mistake here surfaces as the match's setup error)."""
+def check_rules(options: CheckOptions) -> Rules:
+    """The rules the check plays (its length aside); ValueError naming the
+    flag at fault (`--rules`, `--option`). `arena bot check` calls it first,
+    to turn a mistake into a usage error before anything runs."""
     from arena.game import Rules
 
     try:
-        return Rules.preset(options.rules).replace(**dict(options.options)).players
-    except ValueError:
-        return 3
+        chosen = Rules.preset(options.rules)
+    except ValueError as exc:
+        raise ValueError(f"--rules: {exc}") from None
+    if any(name == "max_deals" for name, _ in options.options):
+        raise ValueError("--option max_deals: the check's length is --deals")
+    try:
+        return chosen.replace(**dict(options.options)) if options.options else chosen
+    except ValueError as exc:
+        raise ValueError(f"--option: {exc}") from None
 
 
 def _missing_program(bot: BotSpec) -> str:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from arena.cli.bot_check import CheckOptions
 
 bot_app = typer.Typer(help="Bots: submit to a tournament, check.", no_args_is_help=True)
 
@@ -55,9 +58,13 @@ def check(
     from arena.cli.checks import rules_overrides
 
     overrides, problem = rules_overrides(option)
+    options = CheckOptions(
+        rules=rules, deals=deals, seed=seed, per_move=time_per_move, bank=bank,
+        startup=startup, sandbox=sandbox, options=tuple(overrides),
+    )
     players = 0
     if not problem:
-        players, problem = _check_options(rules, overrides, time_per_move, bank, startup, sandbox)
+        players, problem = _check_options(options)
     if problem:
         # The user's mistake, not the bot's: a usage error before anything runs.
         typer.echo(f"error: {problem}", err=True)
@@ -65,10 +72,7 @@ def check(
     shown = "".join(f" {k}={v}" for k, v in overrides)
     typer.echo(f"checking {bot_path} ({deals} deals of {rules}{shown} against "
                f"{players - 1} random bots)")
-    report = check_bot(bot_path, CheckOptions(
-        rules=rules, deals=deals, seed=seed, per_move=time_per_move, bank=bank,
-        startup=startup, sandbox=sandbox, options=tuple(overrides),
-    ))
+    report = check_bot(bot_path, options)
     for line in report.lines:
         typer.echo(line)
     if report.log_tail:
@@ -79,36 +83,30 @@ def check(
     raise typer.Exit(0 if report.ok else 1)
 
 
-def _check_options(rules: str, overrides: list[tuple[str, object]], per_move: float, bank: float,
-                   startup: float, sandbox: str) -> tuple[int, str]:
+def _check_options(options: CheckOptions) -> tuple[int, str]:
     """The number of seats, and what is wrong with `bot check`'s own options
     ("" if nothing)."""
+    from arena.cli.bot_check import check_rules
     from arena.cli.checks import seconds_problem
-    from arena.game import Rules
     from arena.sandbox import SandboxError, resolve_level
 
-    if sandbox not in ("auto", "docker", "bwrap", "process"):
-        return 0, f"--sandbox {sandbox!r}: expected auto, docker, bwrap or process"
-    problem = (seconds_problem("--time-per-move", per_move) or seconds_problem("--startup", startup)
-               or seconds_problem("--bank", bank, zero_ok=True))
+    if options.sandbox not in ("auto", "docker", "bwrap", "process"):
+        return 0, f"--sandbox {options.sandbox!r}: expected auto, docker, bwrap or process"
+    problem = (seconds_problem("--time-per-move", options.per_move)
+               or seconds_problem("--startup", options.startup)
+               or seconds_problem("--bank", options.bank, zero_ok=True))
     if problem:
         return 0, problem
     try:
-        chosen = Rules.preset(rules)
+        players = check_rules(options).players
     except ValueError as exc:
-        return 0, f"--rules: {exc}"
-    if any(name == "max_deals" for name, _ in overrides):
-        return 0, "--option max_deals: the check's length is --deals"
-    try:
-        chosen = chosen.replace(**dict(overrides)) if overrides else chosen
-    except ValueError as exc:
-        return 0, f"--option: {exc}"
-    if sandbox != "auto":
+        return 0, str(exc)
+    if options.sandbox != "auto":
         try:
-            resolve_level(sandbox)
+            resolve_level(options.sandbox)
         except SandboxError as exc:
             return 0, f"--sandbox: {exc}"
-    return chosen.players, ""
+    return players, ""
 
 
 def register(app: typer.Typer) -> None:
