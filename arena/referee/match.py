@@ -274,9 +274,13 @@ class _Match:
                 "ARENA_SEED": str(bot_seed(self.spec.seed, seat.index)),
             }
             seat.log_path = os.path.join(log_dir, f"{self.spec.match_id}-seat{seat.index}-{seat.bot.name}.log")
+            # The level resolved below for every seat before any launch (for
+            # "auto", not asked of the docker engine twice); a seat none was
+            # found for gets the request as given, and launch says why not.
+            level = seat.level if seat.level != "none" else self.spec.sandbox
             try:
                 seat.handle = await asyncio.to_thread(
-                    start_bot, seat.bot, self.spec.sandbox, env, socket_dir, seat.log_path, limits,
+                    start_bot, seat.bot, level, env, socket_dir, seat.log_path, limits,
                     self.spec.match_id,
                 )
                 seat.level = seat.handle.level
