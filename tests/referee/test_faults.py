@@ -80,6 +80,7 @@ def _processes_of_match(address: str) -> Iterator[int]:
 def play(
     name: str, random_bot: BotSpec, tmp_path: Path, *, policy: FaultPolicy | None = None,
     startup: float = 15.0, deals: int = 2, bank: float = 10.0, per_move: float = 2.0,
+    increment: float = 0.0,
 ) -> Outcome:
     offender = load_bot(BOTS / name)
     replay_path = tmp_path / "match.jsonl"
@@ -90,7 +91,7 @@ def play(
         # late. The timeout tests pass a small bank, or each timeout would
         # wait it out.
         rules_options=(("max_deals", deals),),
-        time_control=TimeControl(per_move=per_move, bank=bank, increment=0.0, startup=startup),
+        time_control=TimeControl(per_move=per_move, bank=bank, increment=increment, startup=startup),
         fault_policy=policy or FaultPolicy(),
         sandbox="process", work_dir=str(tmp_path), replay_path=str(replay_path),
     ))
@@ -190,7 +191,11 @@ def test_a_bot_that_stops_reading_its_stream_is_gone_once_a_write_stalls(
     referee's next write to it then waits, bounded (seats.WRITE_TIMEOUT past
     the per-move time), and the seat is gone: a crash, which forfeits. Until
     then its decisions time out (strikes, allowed here without limit)."""
-    out = play("deaf", random_bot, tmp_path, deals=40, per_move=0.05,
+    # A short move keeps the offender's hundred-odd timeouts quick; the
+    # increment refills the random bots' banks, so that a loaded machine
+    # does not make them late (a fault earns no increment: the offender's
+    # bank stays empty after its first timeout).
+    out = play("deaf", random_bot, tmp_path, deals=40, per_move=0.05, increment=0.05,
                policy=FaultPolicy(max_strikes=100_000))
     assert out.offender.status == "forfeit"
     faults = out.faults()
