@@ -11,7 +11,8 @@ group is killed at the end, whatever happens.
 
 Faults (spec.FAULT_KINDS) never raise out of here:
   timeout    no legal reply within per-move time + bank (or no Hello within startup)
-  crash      process exited / stream closed (also: never connected)
+  crash      could not start, exited (before its Hello too), stream closed,
+             or stopped reading its stream (a write stalled: seats.WRITE_TIMEOUT)
   illegal    a well-formed action that is not legal now
   malformed  not a BotMessage, a Hello mid-game, a reply for a future seq,
              an unparsable action, a message over server.MESSAGE_LIMIT, or
@@ -496,7 +497,7 @@ class _Match:
         """The seat's action for this decision, with the fault (kind, line) if any."""
         if not seat.playing or obs is None:
             if not seat.forfeited:  # stream gone between decisions
-                self._fault(seat, "crash", "disconnected")
+                self._fault(seat, "crash", seat.gone_why or "disconnected")
             return default_action(legal), None, "", 0.0
         tc = self.spec.time_control
         seat.seq += 1
