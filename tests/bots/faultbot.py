@@ -61,13 +61,14 @@ class Connection:
     """One `Play` stream whose outgoing messages are raw bytes."""
 
     def __init__(self, token: str | None = None, address: str | None = None,
-                 raw: bool = False) -> None:
+                 raw: bool = False, options: tuple[tuple[str, Any], ...] = ()) -> None:
         """Open the stream; when `token` is given, say hello with it first.
-        With `raw`, `responses` yields the received bytes undecoded."""
+        With `raw`, `responses` yields the received bytes undecoded.
+        `options` are more gRPC channel options."""
         self.address = address or os.environ["ARENA_ADDRESS"]
         self.channel = grpc.insecure_channel(
             self.address,
-            options=[("grpc.max_send_message_length", 64 * 1024 * 1024)],
+            options=[("grpc.max_send_message_length", 64 * 1024 * 1024), *options],
         )
         self._out: queue.Queue[bytes | None] = queue.Queue()
         play = self.channel.stream_stream(
