@@ -17,7 +17,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from arena.referee.spec import FaultPolicy, MatchResult, MatchSpec, SeatResult, TimeControl
+from arena.referee.spec import (
+    STREAM_GONE,
+    FaultPolicy,
+    MatchResult,
+    MatchSpec,
+    SeatResult,
+    TimeControl,
+)
 from arena.referee.transcript import mixed_levels_note
 from arena.sandbox.botfile import BotFileError, BotSpec, load_bot
 from arena.sandbox.levels import fallback_note
@@ -152,9 +159,8 @@ _BUILD_FILES = ("Makefile", "CMakeLists.txt", "Cargo.toml", "go.mod", "build.gra
 
 
 # The referee's fault line for a bot whose stream was gone while a decision
-# waited (match.py `_decide`, seats.py `_write`): a crash, not an answer.
-_DIED = re.compile(r"decision \d+: (exited with status|closed the stream|stopped reading its stream"
-                   r"|write failed|disconnected before the decision)")
+# waited (spec.STREAM_GONE): a crash, not an answer.
+_DIED = re.compile(rf"decision \d+: ({'|'.join(map(re.escape, STREAM_GONE))})")
 
 
 def _judge(report: Check, result: MatchResult, options: CheckOptions, bot: BotSpec) -> None:

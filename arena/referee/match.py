@@ -54,7 +54,15 @@ from arena.referee.server import (
     start_server,
     stop_server,
 )
-from arena.referee.spec import DealSummary, MatchResult, MatchSpec, SeatResult
+from arena.referee.spec import (
+    GONE_BEFORE,
+    GONE_CLOSED,
+    GONE_EXITED,
+    DealSummary,
+    MatchResult,
+    MatchSpec,
+    SeatResult,
+)
 from arena.sandbox.api import SandboxError, SandboxUnavailable
 from arena.sandbox.levels import resolve_level
 from arena.wire import codec
@@ -513,7 +521,7 @@ class _Match:
         deadline = t0 + limit
         if not await seat.send_now(data):
             return self._faulty(seat, legal, "crash",
-                                f"decision {seq}: {seat.gone_why or 'disconnected before the decision'}",
+                                f"decision {seq}: {seat.gone_why or GONE_BEFORE}",
                                 time.monotonic() - t0)
         while True:
             try:
@@ -527,8 +535,8 @@ class _Match:
                 return default_action(legal), "malformed", seat.forfeit_reason, elapsed
             if item is DISCONNECTED:
                 code = seat.handle.poll() if seat.handle is not None else None
-                why = (f"exited with status {code}" if code is not None
-                       else seat.gone_why or "closed the stream")
+                why = (f"{GONE_EXITED} {code}" if code is not None
+                       else seat.gone_why or GONE_CLOSED)
                 return self._faulty(seat, legal, "crash", f"decision {seq}: {why}", elapsed)
             if isinstance(item, Oversized):
                 return self._faulty(seat, legal, "malformed",

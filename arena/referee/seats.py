@@ -20,7 +20,13 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from arena.referee.spec import FAULT_KINDS, FaultPolicy, TimeControl
+from arena.referee.spec import (
+    FAULT_KINDS,
+    GONE_STALLED,
+    GONE_WRITE_FAILED,
+    FaultPolicy,
+    TimeControl,
+)
 from arena.sandbox.api import BotHandle
 from arena.sandbox.botfile import BotSpec
 from arena.wire import codec
@@ -231,9 +237,9 @@ class Seat:
             # Our own timer cancelled the task; whoever runs on it (the match
             # loop, through `send_now`) goes on as if nothing was cancelled.
             task.uncancel()
-            why = f"stopped reading its stream (a write waited {limit:g}s)"
+            why = f"{GONE_STALLED} (a write waited {limit:g}s)"
         except Exception as exc:  # noqa: BLE001 - any transport failure is a disconnect
-            why = f"write failed: {exc}"
+            why = f"{GONE_WRITE_FAILED}: {exc}"
         finally:
             timer.cancel()
         log.info("seat %d: %s", self.index, why)

@@ -16,6 +16,16 @@ from arena.sandbox.botfile import BotSpec
 FaultMode = Literal["strike", "forfeit"]
 SeatStatus = Literal["ok", "forfeit"]
 FAULT_KINDS: tuple[str, ...] = ("timeout", "crash", "illegal", "malformed")
+# How a crash's fault line "decision N: <why>" begins when the seat's stream
+# was gone while that decision waited (match.py `_decide`, seats.py
+# `Seat._write`): the bot died on the decision rather than answering it, and
+# `arena bot check` counts it so (cli/bot_check.py `_DIED`).
+GONE_EXITED = "exited with status"
+GONE_CLOSED = "closed the stream"
+GONE_BEFORE = "disconnected before the decision"
+GONE_STALLED = "stopped reading its stream"
+GONE_WRITE_FAILED = "write failed"
+STREAM_GONE: tuple[str, ...] = (GONE_EXITED, GONE_CLOSED, GONE_BEFORE, GONE_STALLED, GONE_WRITE_FAILED)
 
 
 @dataclass(frozen=True)
