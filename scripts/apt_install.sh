@@ -1,4 +1,4 @@
-# Sourced by scripts/setup.sh and scripts/cpp.sh.
+# Sourced by scripts/setup.sh, scripts/cpp.sh and scripts/go.sh.
 #
 #   apt_install WHO WHY PACKAGE...
 #
@@ -20,4 +20,19 @@ apt_install() {
   apt-get update -qq || { echo "$who: apt-get update failed" >&2; return 2; }
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null \
     || { echo "$who: apt-get install $* failed" >&2; return 2; }
+}
+
+#   toolchain_for WHO WHY PACKAGE...
+#
+# apt_install for a compiled sample bot's toolchain. Returns 0 when the
+# toolchain is there (build the bot); 1 when this machine cannot install it
+# and this is not CI (the bot's tests skip, saying so). Otherwise it exits the
+# calling script with status 1: under CI a sample bot must really be tested,
+# as docker.sh does for docker.
+toolchain_for() {
+  local status=0
+  apt_install "$@" || status=$?
+  [ "$status" = 0 ] && return 0
+  [ "$status" = 1 ] && [ "${CI:-}" != true ] && return 1
+  exit 1
 }

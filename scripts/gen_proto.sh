@@ -23,11 +23,12 @@ mkdir -p "$out/arena/wire/gen/arena/v1"
 for d in arena/wire/gen arena/wire/gen/arena arena/wire/gen/arena/v1; do
   [ -f "$out/$d/__init__.py" ] || : > "$out/$d/__init__.py"
 done
-# The JavaScript and C++ sample bots carry their own copy of the .proto (they
+# The JavaScript, C++ and Go sample bots carry their own copy of the .proto (they
 # must run from a snapshot of their folder); keep them identical when
 # regenerating in place.
 if [ "$out" = "$root" ]; then
-  for copy in sample_bots/javascript/arena.proto sample_bots/cpp/proto/arena/v1/arena.proto; do
+  for copy in sample_bots/javascript/arena.proto sample_bots/cpp/proto/arena/v1/arena.proto \
+              sample_bots/go/proto/arena/v1/arena.proto; do
     if [ -d "$(dirname "$root/$copy")" ]; then
       cp "$root/protocol/arena/v1/arena.proto" "$root/$copy"
     fi

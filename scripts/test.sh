@@ -5,4 +5,5 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/docker.sh   # a Docker engine and the bot images, when this machine can
 bash scripts/cpp.sh      # the C++ sample bot and its toolchain
+bash scripts/go.sh       # the Go sample bot and its toolchain
 .venv/bin/python -m pytest "$@"

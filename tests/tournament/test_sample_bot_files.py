@@ -5,16 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
+PROTOCOL = ROOT / "protocol" / "arena" / "v1" / "arena.proto"
 
 
-def test_javascript_bot_carries_an_identical_copy_of_the_protocol() -> None:
-    copy = ROOT / "sample_bots" / "javascript" / "arena.proto"
-    assert copy.read_bytes() == (ROOT / "protocol" / "arena" / "v1" / "arena.proto").read_bytes(), \
-        "sample_bots/javascript/arena.proto is stale: copy protocol/arena/v1/arena.proto over it"
-
-
-def test_cpp_bot_carries_an_identical_copy_of_the_protocol() -> None:
-    copy = ROOT / "sample_bots" / "cpp" / "proto" / "arena" / "v1" / "arena.proto"
-    assert copy.read_bytes() == (ROOT / "protocol" / "arena" / "v1" / "arena.proto").read_bytes(), \
-        "sample_bots/cpp/proto/arena/v1/arena.proto is stale: copy protocol/arena/v1/arena.proto over it"
+@pytest.mark.parametrize("copy", ["javascript/arena.proto", "cpp/proto/arena/v1/arena.proto",
+                                  "go/proto/arena/v1/arena.proto"])
+def test_a_bot_in_another_language_carries_an_identical_copy_of_the_protocol(copy: str) -> None:
+    assert (ROOT / "sample_bots" / copy).read_bytes() == PROTOCOL.read_bytes(), \
+        f"sample_bots/{copy} is stale: copy protocol/arena/v1/arena.proto over it"
