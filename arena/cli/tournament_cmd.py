@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 import secrets
 import signal
@@ -15,11 +16,26 @@ import typer
 if TYPE_CHECKING:  # imported lazily at run time: the CLI starts often
     from arena.tournament.store import BotRow
 
+log = logging.getLogger(__name__)
+
 tournament_app = typer.Typer(help="Tournaments: create, run, resume.", no_args_is_help=True)
 
 
 class _Terminated(KeyboardInterrupt):
     """SIGTERM to `arena tournament run`: handled as Ctrl-C (exit status 143)."""
+
+
+def _quiet_unraisable() -> None:
+    """Once a run is being stopped, errors Python can only report ("Exception
+    ignored in: ...", e.g. from a finalizer that the stop interrupted, or one
+    of the pool's threads writing to a worker that just exited) go to the log,
+    not to stderr: there they would break into the one line that says what
+    happened."""
+    def to_log(unraisable: sys.UnraisableHookArgs) -> None:
+        log.debug("while stopping: %s in %r: %s", unraisable.err_msg or "exception ignored",
+                  unraisable.object, unraisable.exc_value)
+
+    sys.unraisablehook = to_log
 
 
 def _fail(message: str) -> typer.Exit:
@@ -122,10 +138,15 @@ def run(
         made.append(make_executor(kind, workers, address, quiet=quiet, pin_cpus=pin))
         return made[-1]
 
+    terminated = False
+
     def on_sigterm(signum: int, frame: object) -> None:
         # As Ctrl-C (which signals the workers too): the workers stop their
         # matches' bots and exit; finished matches are stored.
+        nonlocal terminated
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        terminated = True
+        _quiet_unraisable()
         for ex in made:
             stop = getattr(ex, "terminate_workers", None)
             if stop is not None:
@@ -149,6 +170,11 @@ def run(
 
     def on_progress(done: int, total: int, leader: str) -> None:
         nonlocal progress
+        if terminated:
+            # The handler's exception can be lost: raised while a finalizer
+            # ran, Python reports it and drops it. The workers are stopping
+            # all the same, so stop here, at the next match that comes back.
+            raise _Terminated
         if progress is None:
             warn()
             progress = Progress(total, done, None if quiet else sys.stderr)
@@ -162,16 +188,20 @@ def run(
             summary = run_tournament(
                 config, store,
                 executor, on_progress)
+            if terminated:  # lost in a finalizer (see on_progress), after the last match
+                raise _Terminated
     except (TournamentError, RegistryError, StoreError, FingerprintError, RunLocked,
             ExecutorError) as exc:
         raise _fail(str(exc)) from None
     except KeyboardInterrupt as exc:
+        _quiet_unraisable()
         what, code = ("terminated", 143) if isinstance(exc, _Terminated) else ("interrupted", 130)
         typer.echo(f"\n{what}: finished matches are stored; run again to resume", err=True)
         raise typer.Exit(code) from None
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)  # type: ignore[arg-type]
+        sys.unraisablehook = sys.__unraisablehook__
         if progress is not None:
             progress.close()
     warn()  # if the run had nothing to play

@@ -3,6 +3,7 @@ not outlive a killed run, and a killed worker fails only its matches."""
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import signal
@@ -13,6 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from arena.cli import tournament_cmd
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
@@ -227,3 +230,22 @@ def test_a_killed_worker_fails_its_matches_only(tmp_path: Path) -> None:
     assert count(folder, "failed") == len(lines) and count(folder, "running") == 0
     assert count(folder, "finished") == PLANNED - len(lines)
     rerun_finishes_the_rest(folder)
+
+
+def test_once_stopping_the_errors_python_can_only_report_go_to_the_log(
+        capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
+    # What a stopped run's finalizers and pool threads may raise must not break
+    # into its one line on stderr (CI once saw "Exception ignored in: " there).
+    class PipeUser:
+        def __del__(self) -> None:
+            raise BrokenPipeError("the worker has exited")
+
+    saved = sys.unraisablehook
+    try:
+        tournament_cmd._quiet_unraisable()
+        with caplog.at_level(logging.DEBUG, logger=tournament_cmd.__name__):
+            PipeUser()  # dropped at once: its __del__ raises
+    finally:
+        sys.unraisablehook = saved
+    assert capsys.readouterr().err == ""
+    assert "while stopping: exception ignored in" in caplog.text and "the worker has exited" in caplog.text
