@@ -163,3 +163,13 @@ def test_bot_check_passes_at_every_level_here(built: Path, level: str) -> None:
     assert lines[-1] == "result: ok"
     expected = resolve_level(level, load_bot(built))
     assert any(f"started (sandbox level: {expected})" in line for line in lines), lines
+
+
+def test_the_go_bot_is_gofmt_clean_and_passes_go_vet() -> None:
+    # Go's own static checks, as ruff and mypy are for the arena (test_static.py).
+    go = next(bot for bot in BOTS if bot.name == "go")
+    if missing := go.missing():
+        pytest.skip(f"go toolchain missing ({', '.join(missing)}): run {go.setup} as root")
+    done = subprocess.run(["make", "-s", "-C", str(SAMPLES / "go"), "vet"], capture_output=True,
+                          text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
