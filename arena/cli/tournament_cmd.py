@@ -139,6 +139,8 @@ def run(
         return made[-1]
 
     terminated = False
+    stopped = False  # by SIGTERM or Ctrl-C: the process is on its way out
+    unraisable_hook = sys.unraisablehook
 
     def on_sigterm(signum: int, frame: object) -> None:
         # As Ctrl-C (which signals the workers too): the workers stop their
@@ -194,6 +196,7 @@ def run(
             ExecutorError) as exc:
         raise _fail(str(exc)) from None
     except KeyboardInterrupt as exc:
+        stopped = True
         _quiet_unraisable()
         what, code = ("terminated", 143) if isinstance(exc, _Terminated) else ("interrupted", 130)
         typer.echo(f"\n{what}: finished matches are stored; run again to resume", err=True)
@@ -201,7 +204,10 @@ def run(
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)  # type: ignore[arg-type]
-        sys.unraisablehook = sys.__unraisablehook__
+        if not (stopped or terminated):
+            # A stopped run keeps the quiet hook to the end: the pool's threads
+            # may still report something while the interpreter exits.
+            sys.unraisablehook = unraisable_hook
         if progress is not None:
             progress.close()
     warn()  # if the run had nothing to play
