@@ -53,6 +53,11 @@ class Compiled:
     def missing(self) -> list[str]:
         return [tool for tool in self.tools if shutil.which(tool) is None] or self.libraries()
 
+    def require(self) -> None:
+        """Skip the calling test, saying what is missing, without the toolchain."""
+        if missing := self.missing():
+            pytest.skip(f"{self.name} toolchain missing ({', '.join(missing)}): run {self.setup} as root")
+
 
 BOTS = (
     Compiled("cpp", ("g++", "make", "pkg-config", "protoc", "grpc_cpp_plugin"), _cpp_libraries,
@@ -68,8 +73,7 @@ pytestmark = pytest.mark.slow
 def built(request: pytest.FixtureRequest) -> Path:
     """The bot's folder, its binary made (or brought up to date) by its own Makefile."""
     bot: Compiled = request.param
-    if missing := bot.missing():
-        pytest.skip(f"{bot.name} toolchain missing ({', '.join(missing)}): run {bot.setup} as root")
+    bot.require()
     folder = SAMPLES / bot.name
     done = subprocess.run(["make", "-s", "-C", str(folder)], capture_output=True, text=True,
                           timeout=600, check=False)
@@ -167,9 +171,7 @@ def test_bot_check_passes_at_every_level_here(built: Path, level: str) -> None:
 
 def test_the_go_bot_is_gofmt_clean_and_passes_go_vet() -> None:
     # Go's own static checks, as ruff and mypy are for the arena (test_static.py).
-    go = next(bot for bot in BOTS if bot.name == "go")
-    if missing := go.missing():
-        pytest.skip(f"go toolchain missing ({', '.join(missing)}): run {go.setup} as root")
+    next(bot for bot in BOTS if bot.name == "go").require()
     done = subprocess.run(["make", "-s", "-C", str(SAMPLES / "go"), "vet"], capture_output=True,
                           text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
