@@ -205,9 +205,7 @@ func run() int {
 				fmt.Fprintf(os.Stderr, "decision %d names no legal action\n", body.Decision.GetSeq())
 				continue
 			}
-			if err := stream.Send(answer); err != nil {
-				continue // the stream is gone; Recv says why
-			}
+			_ = stream.Send(answer) // if it fails, the stream is gone and Recv says why
 		case *arenav1.RefereeMessage_MatchEnd:
 			finished = true
 			fmt.Fprintf(os.Stderr, "match over: totals %v\n", body.MatchEnd.GetTotals())
