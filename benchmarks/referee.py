@@ -31,6 +31,14 @@ Printed (no assertions), all measured in this one run on this machine:
    encoding on the critical path. What is left is the cost of the referee's
    stream handling, the floor under any game work; the referee's figure
    minus this one is what the game's Python work costs over gRPC.
+   **The bound**: what no referee of three seats could go below on this
+   machine. The three-client echo is the transport alone; to it comes the
+   referee's own game work for the same game, measured in-process
+   (`referee_work.referee_cpu_per_decision`: CPU with warm caches, no
+   transport, the stand-in bots' work taken out), all of which lies between
+   a reply and the next request (only the events of the other seats and the
+   records could move past the write: about a fifth). If the bound is over
+   the goal, no change to the referee's Python can reach the goal here.
 3. **Matches per minute**: whole games of three random sample bots, one
    after another, wall clock including bot start-up.
 
@@ -368,6 +376,8 @@ def main() -> None:
         ratios: list[float] = []
         ratios3: list[float] = []
         floors: list[float] = []
+        transports: list[float] = []
+        bounds: list[float] = []
         for r in range(args.rounds):
             # The echoes are measured just before and just after the referee's
             # matches (a sandwich), so that a drift of the machine's speed
@@ -375,17 +385,21 @@ def main() -> None:
             before = echo_pair(args.echo, ask, len(answer), style)
             per, decisions = referee_per_decision(style, seed=1 + r)
             floor = floor_per_decision(style, seed=1 + r)
+            work = _sibling("referee_work").referee_cpu_per_decision(1 + r)
             after = echo_pair(args.echo, ask, len(answer), style)
             echo = statistics.fmean(before[0] + after[0])
             echo3 = statistics.fmean(before[1] + after[1])
             ratios.append(per / echo)
             ratios3.append(per / echo3)
             floors.append(floor / echo)
+            transports.append(echo3 / echo)
+            bounds.append((echo3 + work) / echo)
             print(f"  {style} round {r + 1}: echo {echo * 1e6:.0f} us (before "
                   f"{statistics.fmean(before[0]) * 1e6:.0f}, after {statistics.fmean(after[0]) * 1e6:.0f}), "
                   f"three-client echo {echo3 * 1e6:.0f} us, referee {per * 1e6:.0f} us per decision "
                   f"({decisions} decisions): {per / echo:.2f}x ({per / echo3:.2f}x the three-client echo); "
-                  f"game precomputed {floor * 1e6:.0f} us: {floor / echo:.2f}x")
+                  f"game precomputed {floor * 1e6:.0f} us: {floor / echo:.2f}x; "
+                  f"game work in-process {work * 1e6:.0f} us CPU")
         print(f"ratio referee / echo, {style} clients: median {statistics.median(ratios):.2f}x "
               f"(min {min(ratios):.2f}x, max {max(ratios):.2f}x over {len(ratios)} rounds; goal <= 1.5x)")
         print(f"  referee / three-client echo (transport of a three-seat game taken out): median "
@@ -394,6 +408,10 @@ def main() -> None:
               f"{statistics.median(floors):.2f}x (min {min(floors):.2f}x, max {max(floors):.2f}x); "
               f"the game's work over gRPC: median "
               f"{statistics.median(r - f for r, f in zip(ratios, floors, strict=True)):.2f}x")
+        print(f"  the bound, three-client echo + the game's work in-process / echo: median "
+              f"{statistics.median(bounds):.2f}x (min {min(bounds):.2f}x, max {max(bounds):.2f}x); "
+              f"the transport alone {statistics.median(transports):.2f}x "
+              f"(min {min(transports):.2f}x, max {max(transports):.2f}x)")
 
     mpm, deals = matches_per_minute(args.matches)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

@@ -10,7 +10,9 @@ the reply check, applying the action, the next seat's observation and its
 encoding, the events, the request's bytes.
 
 Printed: CPU time per decision (median over the games; this machine's speed
-drifts, so compare figures taken in turn), and with `--instructions` the
+drifts, so compare figures taken in turn), first as measured and then with
+the stand-in bots' parsing and replies taken out (timed alone over the same
+game's messages): the referee's own work. With `--instructions`, also the
 instructions per decision counted by valgrind (cachegrind): the same count
 on every run, so a change of a few percent shows even on a noisy machine.
 That count takes a minute or two (two runs under valgrind: with and without
@@ -42,16 +44,42 @@ BOT = ROOT / "benchmarks" / "first_legal_aio_bot"
 SEED = 1
 
 
-def play_one(seed: int) -> tuple[float, int]:
-    """(CPU seconds, decisions) of one whole game through the match loop."""
+def game_spec(seed: int) -> MatchSpec:
+    """The standard game of `seed` between three first-legal bots."""
     bot = load_bot(BOT)
-    spec = MatchSpec(match_id=f"work-{seed}", bots=(bot, bot, bot), seed=seed,
+    return MatchSpec(match_id=f"work-{seed}", bots=(bot, bot, bot), seed=seed,
                      time_control=TimeControl(per_move=10.0, bank=60.0, increment=1.0, startup=60.0),
                      sandbox="process")
-    match = in_memory(spec)
+
+
+def play_one(seed: int) -> tuple[float, int]:
+    """(CPU seconds, decisions) of one whole game through the match loop,
+    the stand-in bots' work (`stand_in`) included."""
+    match = in_memory(game_spec(seed))
     t0 = time.process_time()
     asyncio.run(match._play())
     return time.process_time() - t0, sum(s.decisions for s in match.seats)
+
+
+def stand_in_cpu(seed: int) -> float:
+    """CPU seconds the stand-in bots (`stand_in`) spend on the messages of
+    the game of `seed`: the part of `play_one`'s time that is not the
+    referee's. The game is recorded first, then only the bots' side is
+    timed, message by message as in the game."""
+    script: list[Posted] = []
+    asyncio.run(in_memory(game_spec(seed), script)._play())
+    t0 = time.process_time()
+    for _index, data, _decision in script:
+        stand_in(data)
+    return time.process_time() - t0
+
+
+def referee_cpu_per_decision(seed: int) -> float:
+    """The referee's own CPU seconds per decision in the game of `seed`:
+    `play_one` less the stand-in bots' work. Warm caches and no transport,
+    so the least the game's Python work adds to a decision over gRPC."""
+    cpu, decisions = play_one(seed)
+    return (cpu - stand_in_cpu(seed)) / decisions
 
 
 Posted = tuple[int, bytes, bool]  # (seat, serialized RefereeMessage, is a decision request)
@@ -70,14 +98,11 @@ def in_memory(spec: MatchSpec, record: list[Posted] | None = None) -> referee_ma
         seat.writer = _NoWriter()
 
         def post(data: bytes, index: int = seat.index) -> bool:
-            msg = pb.RefereeMessage.FromString(data)  # as a bot would
-            decision = msg.WhichOneof("body") == "decision"
-            if decision:
-                d = msg.decision
-                answers[index] = pb.BotMessage(
-                    reply=pb.Reply(seq=d.seq, action=d.legal_actions[0])).SerializeToString()
+            answer = stand_in(data)
+            if answer is not None:
+                answers[index] = answer
             if record is not None:
-                record.append((index, data, decision))
+                record.append((index, data, answer is not None))
             return True
 
         async def send_now(data: bytes, index: int = seat.index) -> bool:
@@ -91,6 +116,16 @@ def in_memory(spec: MatchSpec, record: list[Posted] | None = None) -> referee_ma
         seat.send_now = send_now  # type: ignore[method-assign]
         seat.receive = receive  # type: ignore[method-assign, assignment]
     return match
+
+
+def stand_in(data: bytes) -> bytes | None:
+    """A first-legal bot's side of one message: parsed as a bot would parse
+    it; for a decision request, the serialized reply (else None)."""
+    msg = pb.RefereeMessage.FromString(data)
+    if msg.WhichOneof("body") != "decision":
+        return None
+    d = msg.decision
+    return pb.BotMessage(reply=pb.Reply(seq=d.seq, action=d.legal_actions[0])).SerializeToString()
 
 
 class _NoWriter:
@@ -120,11 +155,16 @@ def main() -> None:
     args = parser.parse_args()
     play_one(3)  # warm-up: imports, caches
     per: list[float] = []
+    own: list[float] = []
     for i in range(args.games):
         cpu, decisions = play_one(1 + i % 2)
         per.append(cpu / decisions)
+        own.append(referee_cpu_per_decision(1 + i % 2))
     print(f"referee work: {statistics.median(per) * 1e6:.0f} us CPU per decision (median of "
-          f"{args.games} games; min {min(per) * 1e6:.0f}, max {max(per) * 1e6:.0f})")
+          f"{args.games} games; min {min(per) * 1e6:.0f}, max {max(per) * 1e6:.0f}), "
+          f"the stand-in bots' parsing and replies included")
+    print(f"  the referee's own: {statistics.median(own) * 1e6:.0f} us CPU per decision "
+          f"(min {min(own) * 1e6:.0f}, max {max(own) * 1e6:.0f}; the stand-in bots' work taken out)")
     if args.instructions:
         if shutil.which("valgrind") is None:
             print("instructions: valgrind is not installed (Debian package valgrind)")
