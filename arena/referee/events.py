@@ -8,6 +8,7 @@ card comes from s's observation, which has "" there when s may not know it.
 
 Event kinds (see protocol/arena/v1/arena.proto):
   action  a seat acted (bid/pass/play/...); `action` set, possibly redacted
+          (another seat's face-down give, discard or lottery guess)
   trick   a trick completed: `seat` won it, `cards` in play order
   talon   talon cards became known to this seat: `cards`
   deal    a new deal started: `seat` is the dealer
@@ -18,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arena.game.actions import Action, Discard, Give, Play
+from arena.game.actions import Action, Discard, Give, Guess, Play
 from arena.game.cards import Card
 from arena.wire import codec
 from arena.wire.codec import pb
@@ -42,6 +43,12 @@ def action_event(actor: int, action: Action, viewer: int, after: Obs, deal_numbe
     elif viewer != actor and isinstance(action, Discard):
         shown = pb.Action(kind="discard")
         text = f"seat {actor}: discard {len(action.cards)} cards face down"
+    elif viewer != actor and isinstance(action, Guess):
+        # A guess is laid face down (RULES.md §4, docs/rules.md 21): the
+        # others learn only that it was made, and its colour from their
+        # observation's lottery once the organiser has picked.
+        shown = pb.Action(kind="guess")
+        text = f"seat {actor}: guess face down"
     else:
         shown = codec.action_to_pb(action)
     ev = pb.Event(deal_number=deal_number, seat=actor, kind="action", text=text)
@@ -109,9 +116,10 @@ def seat_events(before: Obs, after: Obs, viewer: int, actor: int, action: Action
 def public_events(actor: int, action: Action, deal_number: int,
                   trick: tuple[list[tuple[int, Card]], int] | None) -> list[pb.Event] | None:
     """The events of `action` when every seat sees the same ones (all actions
-    but a give or a discard); None when each viewer needs its own. The
-    messages may be shared between seats (they are never mutated)."""
-    if isinstance(action, (Give, Discard)):
+    but a give, a discard or a lottery guess); None when each viewer needs
+    its own. The messages may be shared between seats (they are never
+    mutated)."""
+    if isinstance(action, (Give, Discard, Guess)):
         return None
     out = [action_event(actor, action, actor, {}, deal_number)]
     if trick is not None:

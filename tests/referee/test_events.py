@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from arena.game import Rules, new_game
-from arena.game.actions import Discard, Give, Play
+from arena.game import Rules, new_game, parse_action
+from arena.game.actions import Discard, Give, Guess, Play
 from arena.game.cards import Card
 from arena.referee import events
 
@@ -118,7 +118,7 @@ def test_shared_public_events_equal_what_each_seat_would_get() -> None:
         after = game.apply(action)
         shared = events.public_events(actor, action, views[actor]["deal_number"], trick)
         if shared is None:
-            assert isinstance(action, (Give, Discard))
+            assert isinstance(action, (Give, Discard, Guess))
         else:
             shared_seen += 1
             for s in range(3):
@@ -126,3 +126,20 @@ def test_shared_public_events_equal_what_each_seat_would_get() -> None:
                 assert own == shared
         game = after
     assert shared_seen > 50
+
+
+def test_a_lottery_guess_is_face_down_for_the_others() -> None:
+    rules = Rules.preset("finnish").replace(players=4)
+    game = next(g for g in (new_game(rules, seed=s) for s in range(300)) if g.phase == "lottery")
+    game = game.apply(parse_action("lottery"))
+    guesser = game.to_act
+    guess = parse_action("guess black")
+    assert events.public_events(guesser, guess, 1, None) is None  # built per viewer
+    after = game.apply(guess)
+    for viewer in range(4):
+        ev = events.action_event(guesser, guess, viewer, after.observation(viewer).to_dict(), 1)
+        assert ev.kind == "action" and ev.seat == guesser and ev.action.kind == "guess"
+        if viewer == guesser:
+            assert (ev.action.color, ev.text) == ("black", f"seat {guesser}: guess black")
+        else:
+            assert (ev.action.color, ev.text) == ("", f"seat {guesser}: guess face down")

@@ -380,3 +380,66 @@ def test_a_declined_redeal_offer_changes_no_byte_for_the_other_seats(
     events_1 = [ev.text for m in recordings[0][1]
                 for ev in pb.RefereeMessage.FromString(m).decision.events]
     assert events_1.count("seat 1: pass") == 2  # the declined offer, then its pass in the auction
+
+
+# ---------------------------------------------------------------- 4. lottery guesses
+
+
+def _lottery_seed(rules: Rules) -> int:
+    """The first match seed whose first deal opens with a lottery offer."""
+    return next(s for s in range(1000) if new_game(rules, seed=s).phase == "lottery")
+
+
+def _picked(data: bytes) -> bool:
+    """The message tells of the organiser's pick (its event, in whatever carries it)."""
+    msg = pb.RefereeMessage.FromString(data)
+    body = msg.WhichOneof("body")
+    carried = getattr(msg, body).events if body in ("decision", "deal_result", "match_end") else ()
+    return any(ev.kind == "action" and ev.action.kind == "pick" for ev in carried)
+
+
+def test_a_lottery_guess_changes_no_byte_for_the_others_until_the_pick(
+    tmp_path: Path,
+) -> None:
+    """Guesses are laid face down (docs/rules.md 21): the first guesser's
+    colour must not reach the second guesser before it guesses, nor the
+    organiser before it picks, nor the seat sitting out."""
+    rules = Rules.preset("finnish").replace(players=4, max_deals=1)
+    seed = _lottery_seed(rules)
+    game = new_game(rules, seed=seed)
+    organiser = game.to_act
+    game = game.apply(parse_action("lottery"))
+    first = game.to_act
+    game = game.apply(parse_action("guess red"))
+    second = game.to_act
+    assert len({organiser, first, second, game.dealer}) == 4
+
+    recordings: list[list[list[bytes]]] = []
+    for run, colour in enumerate(["red", "black"]):
+        work = tmp_path / f"run{run}"
+        outs = [work / f"seat{s}.bin" for s in range(4)]
+        bots = tuple(recorder(work / f"bot{s}", outs[s], f"lottery:{colour if s == first else 'red'}")
+                     for s in range(4))
+        result = run_match(MatchSpec(
+            match_id="wire-lottery", bots=bots, seed=seed, rules_preset="finnish",
+            rules_options=(("players", 4), ("max_deals", 1)), sandbox="process",
+            work_dir=str(work), time_control=TimeControl(per_move=5.0, bank=30.0),
+        ))
+        assert [s.status for s in result.seats] == ["ok"] * 4
+        recordings.append([read_messages(o) for o in outs])
+
+    for seat in (organiser, second, game.dealer):
+        a, b = recordings[0][seat], recordings[1][seat]
+        cut = next(i for i, data in enumerate(a) if _picked(data))
+        assert cut == next(i for i, data in enumerate(b) if _picked(data))
+        assert a[:cut] == b[:cut], f"seat {seat} learnt the first guess before the pick"
+        # After the pick the guesses are open, and this seat sees which it was.
+        assert a != b
+    # The test has teeth: the compared part holds the second guesser's own
+    # guess and the organiser's pick, each asked after the first guess.
+    def asked(seat: int, kind: str) -> bool:
+        data = recordings[0][seat]
+        cut = next(i for i, d in enumerate(data) if _picked(d))
+        return any(a.kind == kind for d in data[:cut]
+                   for a in pb.RefereeMessage.FromString(d).decision.legal_actions)
+    assert asked(second, "guess") and asked(organiser, "pick")

@@ -1,12 +1,14 @@
 """Records every message the referee sends it, byte for byte, and plays.
 
-    python3 bot.py arena-fault-bot [OUT_FILE [random|passive]]
+    python3 bot.py arena-fault-bot [OUT_FILE [random|passive|lottery:red|lottery:black]]
 
 OUT_FILE gets each received message as a 4-byte big-endian length and the
 raw bytes exactly as they came off the wire (no record without OUT_FILE).
 `random` (default) plays a legal action chosen by a generator seeded from
 ARENA_SEED, to visit many situations; `passive` passes when it may and
 otherwise plays the first legal action: a function of its own view only.
+`lottery:COLOUR` plays as `passive`, but runs the Finnish lottery when it
+may and guesses COLOUR.
 Not a misbehaving bot: tests/referee/test_hidden_on_wire.py uses it.
 """
 
@@ -25,7 +27,12 @@ rng = random.Random(os.environ.get("ARENA_SEED", "0"))
 
 def choose(request: fb.pb.DecisionRequest) -> fb.pb.Action:
     legal = list(request.legal_actions)
-    if mode == "passive":
+    if mode.startswith("lottery:"):
+        colour = mode.split(":", 1)[1]
+        for action in legal:
+            if action.kind == "lottery" or (action.kind == "guess" and action.color == colour):
+                return action
+    if mode == "passive" or mode.startswith("lottery:"):
         passes = [a for a in legal if a.kind == "pass"]
         return passes[0] if passes else legal[0]
     return rng.choice(legal)
