@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from arena.game import parse_action
-from arena.game.actions import Discard, Give
+from arena.game.actions import Discard, Give, Guess, Pick, Redeal
 from arena.referee.events import completed_trick
 from arena.referee.replay import Replay, replay_states
 from arena.referee.spec import DealSummary, MatchResult
@@ -78,6 +78,8 @@ def _shown(rec: dict[str, Any], viewer: int | None, after_obs: dict[str, Any] | 
             if g.get("from_seat") == rec["seat"] and g.get("to_seat") == action.to and g.get("card"):
                 return f"give {g['card']} {action.to}"
         return f"give a card face down to {action.to}"
+    if isinstance(action, Guess):
+        return "guess face down"  # the colours show once the organiser picks
     return text
 
 
@@ -91,20 +93,28 @@ def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
     viewers = list(range(n)) if seat is None else [seat]
     current: int | None = None
     talon_shown: list[str] = []
+    looked: dict[int, bool] = {}  # per viewer: its hand has been shown this deal
+    redealt = False  # the last action was an accepted redeal: new cards, same deal number
     states = list(replay_states(replay))
     for i, (game, rec) in enumerate(states):
         obs = {v: game.observation(v).to_dict() for v in viewers}
         first = obs[viewers[0]]
         number = int(first["deal_number"])
-        if number != current:
-            if current is not None and current in deals:
+        if number != current or redealt:
+            if number != current and current is not None and current in deals:
                 yield _deal_result(deals[current])
             current = number
             talon_shown = []
             yield ""
-            yield f"== deal {number}, dealer {first.get('dealer')}"
+            yield f"== deal {number}, dealer {first.get('dealer')}{' (redealt)' if redealt else ''}"
             for v, o in obs.items():
+                looked[v] = bool(o.get("hand"))
                 yield f"   seat {v} hand: {' '.join(o.get('hand') or ()) or '(not seen)'}"
+            redealt = False
+        for v, o in obs.items():
+            if not looked[v] and o.get("hand"):  # a blind seat has looked at its cards
+                looked[v] = True
+                yield f"   seat {v} hand: {' '.join(o['hand'])}"
         # The talon as soon as a viewer knows it (the declarer's view when showing all).
         talon = next((list(o["talon"]) for o in obs.values() if o.get("talon")), [])
         if talon and talon != talon_shown:
@@ -119,7 +129,13 @@ def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
             f"   [fault: {rec['fault']}: {rec.get('note', '')}]" if _sees_notes(seat, rec["seat"])
             else f"   [fault: {rec['fault']}]")
         yield f"   seat {rec['seat']}: {_shown(rec, seat, after)}{fault}"
-        trick = completed_trick(first, int(rec["seat"]), parse_action(str(rec["action"])))
+        action = parse_action(str(rec["action"]))
+        redealt = isinstance(action, Redeal)
+        if seat is not None and isinstance(action, Pick) and after is not None:
+            # The guesses lay face down until now (RULES.md §4).
+            guesses = (after.get("lottery") or {}).get("guesses") or ()
+            yield "      guesses: " + ", ".join(f"seat {g['seat']} {g['color']}" for g in guesses)
+        trick = completed_trick(first, int(rec["seat"]), action)
         if trick is not None:
             points = sum(c.rank.points for _, c in trick[0])
             yield f"      trick to seat {trick[1]} ({points} points)"
