@@ -307,7 +307,7 @@ class ScriptedMatch(referee_match._Match):
             if not (await seat.send_now(data) if decision else seat.post(data)):
                 raise RuntimeError(f"seat {index}: the stream is gone")
             if decision:
-                item = await seat.receive(t0 + limit)
+                _arrived, item = await seat.receive(t0 + limit)
                 if not isinstance(item, bytes):
                     raise RuntimeError(f"seat {index}: {item!r} instead of a reply")
                 seat.add_time(time.monotonic() - t0)

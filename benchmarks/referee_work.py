@@ -108,8 +108,8 @@ def in_memory(spec: MatchSpec, record: list[Posted] | None = None) -> referee_ma
         async def send_now(data: bytes, index: int = seat.index) -> bool:
             return post(data, index)
 
-        async def receive(_deadline: float, index: int = seat.index) -> Inbound:
-            return answers.pop(index)
+        async def receive(_deadline: float, index: int = seat.index) -> tuple[float, Inbound]:
+            return time.monotonic(), answers.pop(index)
 
         # Instance attributes shadow the transport methods for this match only.
         seat.post = post  # type: ignore[method-assign]

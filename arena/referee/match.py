@@ -504,9 +504,14 @@ class _Match:
     ) -> tuple[Action, str | None, str, float]:
         """The seat's action for this decision, with the fault (kind, line) if any."""
         if not seat.playing or obs is None:
-            if not seat.forfeited:  # stream gone between decisions
-                self._fault(seat, "crash", seat.gone_why or "disconnected")
-            return default_action(legal), None, "", 0.0
+            if seat.forfeited:
+                return default_action(legal), None, "", 0.0
+            # The stream ended between two decisions: this is the decision it
+            # missed, recorded like a crash while deciding (in the replay too).
+            seat.seq += 1
+            line = f"decision {seat.seq}: {_gone_why(seat)}"
+            self._fault(seat, "crash", line)
+            return default_action(legal), "crash", line, 0.0
         tc = self.spec.time_control
         seat.seq += 1
         seq = seat.seq
@@ -525,19 +530,18 @@ class _Match:
                                 time.monotonic() - t0)
         while True:
             try:
-                item = await seat.receive(deadline)
+                arrived, item = await seat.receive(deadline)
+                if arrived > deadline:
+                    raise TimeoutError
             except TimeoutError:
                 seat.bank = 0.0
                 return self._faulty(seat, legal, "timeout",
                                     f"decision {seq}: no reply within {limit:.3f}s", limit)
-            elapsed = time.monotonic() - t0
+            elapsed = arrived - t0
             if item is DISCONNECTED and seat.forfeited:  # expelled while it decided (_flooded)
                 return default_action(legal), "malformed", seat.forfeit_reason, elapsed
             if item is DISCONNECTED:
-                code = seat.handle.poll() if seat.handle is not None else None
-                why = (f"{GONE_EXITED} {code}" if code is not None
-                       else seat.gone_why or GONE_CLOSED)
-                return self._faulty(seat, legal, "crash", f"decision {seq}: {why}", elapsed)
+                return self._faulty(seat, legal, "crash", f"decision {seq}: {_gone_why(seat)}", elapsed)
             if isinstance(item, Oversized):
                 return self._faulty(seat, legal, "malformed",
                                     f"decision {seq}: message of {item.size} bytes (limit {MESSAGE_LIMIT})", elapsed)
@@ -649,6 +653,13 @@ class _Match:
             "decisions": [s.decisions for s in seats], "reason": reason, "duration": result.duration,
         })
         return result
+
+
+def _gone_why(seat: Seat) -> str:
+    """Why a seat's stream ended: the bot's exit status if it has exited,
+    else what the transport saw."""
+    code = seat.handle.poll() if seat.handle is not None else None
+    return f"{GONE_EXITED} {code}" if code is not None else seat.gone_why or GONE_CLOSED
 
 
 def _view(game: Any, seat: int) -> Mapping[str, Any]:

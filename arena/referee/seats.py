@@ -65,7 +65,7 @@ class Seat:
     bot: BotSpec
     token: str
     time_control: TimeControl
-    inbox: deque[Inbound] = field(default_factory=deque)   # delivered, not yet received
+    inbox: deque[tuple[float, Inbound]] = field(default_factory=deque)  # (arrival, item), not yet received
     waiter: asyncio.Future[None] | None = None            # set while `receive` waits
     connected: asyncio.Event = field(default_factory=asyncio.Event)
     released: asyncio.Event = field(default_factory=asyncio.Event)  # match over: end the stream
@@ -132,14 +132,20 @@ class Seat:
             log.info("seat %d (%s) forfeits: %s", self.index, self.bot.label, reason)
 
     def deliver(self, item: Inbound) -> None:
-        """Hand one inbound item to the match (waking `receive` if it waits)."""
-        self.inbox.append(item)
+        """Hand one inbound item to the match (waking `receive` if it waits),
+        stamped with its arrival on the referee's monotonic clock."""
+        self.inbox.append((time.monotonic(), item))
         if self.waiter is not None:
             _wake(self.waiter)
 
-    async def receive(self, deadline: float) -> Inbound:
-        """The next inbound item, oldest first; TimeoutError if there is none
-        by `deadline` (time.monotonic()).
+    async def receive(self, deadline: float) -> tuple[float, Inbound]:
+        """The next inbound item, oldest first, with its arrival time
+        (time.monotonic()); TimeoutError if there is none by `deadline`.
+
+        An item may be handed back after `deadline` when it arrived in the
+        loop turn that the deadline passed in: the caller judges by its
+        arrival time, which is the bot's, not by when the match loop got
+        to it, which is the referee's.
 
         A future and a loop timer rather than `asyncio.Queue` under
         `asyncio.timeout`: this wait is on every decision's critical path,
