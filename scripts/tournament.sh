@@ -5,6 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+# The strongest sandbox for the bots (sandbox = "auto"): a Docker engine and
+# the bot images when this machine can have them; says why not and goes on
+# (with bwrap or plain processes) when it cannot.
+bash scripts/docker.sh
 .venv/bin/arena tournament run tournaments/sample "$@"
 .venv/bin/arena leaderboard publish tournaments/sample --out leaderboards/sample
 cat leaderboards/sample/leaderboard.md
