@@ -51,6 +51,17 @@ def resolve_level(requested: str, bot: BotSpec | None = None) -> str:
         if level in ("bwrap", "process") and bot is not None and not bot.run:
             continue
         return level
+    if bot is not None and not bot.run and bot.image:
+        # Only the docker level can start it, and this machine cannot now: a
+        # state of the machine, not a fault of the bot. The match fails (and
+        # is played on a later run) rather than scoring the bot a crash.
+        if "docker" not in available_levels():
+            raise SandboxUnavailable(
+                f"{bot.label} has only an `image`, no `run` command, and the docker level is not "
+                "available on this machine (no Docker engine answers; scripts/docker.sh starts one)")
+        raise SandboxUnavailable(
+            f"{bot.label} has only an `image`, no `run` command, and the Docker engine has no image "
+            f"{bot.image!r} (`arena sandbox build-images` builds the arena's images)")
     raise SandboxError(f"no sandbox level can start {bot.label if bot else 'this bot'}")
 
 

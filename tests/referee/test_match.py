@@ -11,7 +11,7 @@ import pytest
 from arena.referee import MatchSpec, TimeControl, run_match
 from arena.referee.launch import group_alive
 from arena.referee.replay import check, read_replay, replay_game
-from arena.sandbox.botfile import BotSpec
+from arena.sandbox.botfile import BotSpec, load_bot
 
 pytestmark = pytest.mark.slow
 
@@ -162,6 +162,24 @@ def test_a_sandbox_level_this_machine_lacks_fails_the_match_not_the_bots(
     monkeypatch.setattr(levels, "available_levels", lambda: ("process",))
     with pytest.raises(MatchSetupError, match="sandbox level 'bwrap' is not available"):
         run_match(MatchSpec(match_id="x", bots=(random_bot,) * 3, seed=1, sandbox="bwrap"))
+
+
+def test_an_image_only_bot_without_docker_fails_the_match_not_the_bot(
+    random_bot: BotSpec, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A bot that names only an image can run at the docker level alone. With
+    no Docker engine, that is this machine's state, not the bot's fault: the
+    match fails (a tournament plays it on a later run) and scores no crash."""
+    from arena.referee import MatchSetupError
+    from arena.sandbox import levels
+
+    (tmp_path / "bot.toml").write_text(
+        'name = "img"\nversion = "1.0.0"\nlanguage = "python"\nimage = "arena-python:1"\n')
+    image_only = load_bot(tmp_path)
+    monkeypatch.setattr(levels, "available_levels", lambda: ("bwrap", "process"))
+    with pytest.raises(MatchSetupError,
+                       match=r"img@1.0.0 has only an `image`, no `run` command, and the docker level is not"):
+        run_match(MatchSpec(match_id="x", bots=(random_bot, image_only, random_bot), seed=1))
 
 
 def test_arena_seed_does_not_give_the_deal_seed_away(random_bot: BotSpec, tmp_path: Path) -> None:
