@@ -17,7 +17,9 @@ CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
      "arena bot check: Invalid value for '--deals'"),
     (["bot", "check", "sample_bots/greedy", "--deals", "many"],
      "arena bot check: Invalid value for '--deals'"),
-    (["tournament", "run", "nowhere", "-j", "0"], "arena tournament run: Invalid value for '--concurrency'"),
+    (["bot", "check", "sample_bots/greedy", "--seed", "-1"],  # as `arena play` refuses it
+     "arena bot check: Invalid value for '--seed'"),
+    (["tournament", "run", "nowhere", "-j", "-1"], "arena tournament run: Invalid value for '--concurrency'"),
     (["play", "--nosuch"], "arena play: No such option: --nosuch"),
     (["play"], "arena play: Missing argument 'bots'"),
     (["nosuchcommand"], "No such command 'nosuchcommand'"),

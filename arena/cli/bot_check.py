@@ -194,14 +194,16 @@ def _judge(report: Check, result: MatchResult, options: CheckOptions, bot: BotSp
             report.failed(f"answers: the bot answered no decision: {_first(log, 'decision ')}")
             _judge_finish(report, result, me, options)
             return
-        report.passed(f"answered {answered} decisions in time "
+        report.passed(f"answered {answered} decision{'s' if answered != 1 else ''} in time "
                       f"(slowest {me.time_max:.3f}s, limit {limit})")
         if me.time_max > options.per_move:
             report.noted(f"the slowest decision took {me.time_max:.3f}s, over the {options.per_move:g}s "
                          "per move: the excess came out of the bank, which a longer match at this "
                          "pace runs out of")
     tracebacks = _count_in_log(me.log_path, "Traceback (most recent call last)")
-    if tracebacks:
+    # A bot that crashed died of its traceback: the finish line fails, and the
+    # log's tail that follows shows it. Only one that played on gets the note.
+    if tracebacks and not dict(me.faults).get("crash", 0):
         report.noted(f"the bot's log has {tracebacks} Python traceback(s): errors it caught and "
                      "played on? (`arena play ... --logs DIR` keeps the log)")
 

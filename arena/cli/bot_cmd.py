@@ -40,7 +40,7 @@ def check(
     rules: Annotated[
         str, typer.Option("--rules", help="rules preset (see `arena rules list`)")] = "standard",
     deals: Annotated[int, typer.Option("--deals", min=1, help="deals to play")] = 3,
-    seed: Annotated[int, typer.Option("--seed", help="deal seed")] = 1,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="deal seed")] = 1,
     time_per_move: Annotated[
         float, typer.Option("--time-per-move", help="seconds per decision")] = 1.0,
     bank: Annotated[float, typer.Option("--bank", help="time bank in seconds")] = 10.0,

@@ -141,6 +141,20 @@ def test_a_bot_that_dies_on_its_first_decision_is_not_said_to_answer_or_play_leg
 
 
 @pytest.mark.slow
+def test_an_error_the_bot_died_of_is_its_failure_not_a_note(tmp_path: Path) -> None:
+    # Dies on its second decision: the traceback is the crash, shown by the
+    # log's tail under the FAIL line, not "an error it caught and played on".
+    bot = sdk_bot(tmp_path, "raiser",
+                  "if getattr(self, 'seen', False): raise ValueError('oops')\n        self.seen = True")
+    code, lines = check(str(bot), *FAST)
+    assert code == 1
+    assert any("ok    answered 1 decision in time" in line for line in lines), lines
+    assert any("FAIL  finish: the bot disconnected or crashed" in line for line in lines), lines
+    assert not any("Python traceback(s)" in line for line in lines), lines
+    assert any("ValueError: oops" in line for line in lines), lines
+
+
+@pytest.mark.slow
 def test_caught_errors_and_a_slow_pace_are_noted(tmp_path: Path) -> None:
     bot = sdk_bot(tmp_path, "shaky", "time.sleep(0.3)\n        raise ValueError('oops')", catch=True)
     code, lines = check(str(bot), "--sandbox", "process", "--deals", "1",
