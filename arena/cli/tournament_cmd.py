@@ -90,7 +90,8 @@ def run(
     folder: Annotated[Path, typer.Argument(help="tournament folder (with tournament.toml)")],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress output")] = False,
     concurrency: Annotated[int | None, typer.Option(
-        "--concurrency", "-j", min=1, help="matches at once (default: config, or cores)")] = None,
+        "--concurrency", "-j", min=0, max=1024,
+        help="matches at once, 0 = one per CPU core, as in tournament.toml (default: the config's)")] = None,
     dask: Annotated[str | None, typer.Option(
         "--dask", help="play on Dask: 'local' (LocalCluster) or tcp://host:port")] = None,
     cpu_slots: Annotated[bool | None, typer.Option(
