@@ -105,6 +105,7 @@ class Replay:
     deals: list[dict[str, Any]] = field(default_factory=list)
     refused: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    action_lines: list[int] = field(default_factory=list)  # each action's line in the file
 
     @property
     def rules(self) -> Rules:
@@ -142,6 +143,7 @@ def read_replay(path: str | Path) -> Replay:
             replay = Replay(str(p), rec)
         elif kind == "action":
             replay.actions.append(rec)
+            replay.action_lines.append(no)
         elif kind == "deal":
             replay.deals.append(rec)
         elif kind == "refused":
@@ -202,14 +204,17 @@ def replay_states(replay: Replay) -> Iterator[tuple[Any, dict[str, Any] | None]]
         game = new_game(replay.rules, seed=replay.seed)
     except ValueError as exc:
         raise ReplayError(f"{replay.path}: header does not make a game: {exc}") from None
-    for rec in replay.actions:
+    for i, rec in enumerate(replay.actions):
         yield game, rec
         try:
             if game.to_act != rec["seat"]:
                 raise ValueError(f"seat {rec['seat']} acts, but seat {game.to_act} is to act")
             game = game.apply(parse_action(rec["action"]))
         except (ValueError, KeyError) as exc:
-            raise ReplayError(f"{replay.path}: action {rec.get('n')}: {exc}") from None
+            # The file's line where a reader can find it (a Replay built in
+            # code has no lines).
+            where = f":{replay.action_lines[i]}" if i < len(replay.action_lines) else ""
+            raise ReplayError(f"{replay.path}{where}: action {rec.get('n')}: {exc}") from None
     yield game, None
 
 

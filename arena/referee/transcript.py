@@ -84,6 +84,10 @@ def _shown(rec: dict[str, Any], viewer: int | None, after_obs: dict[str, Any] | 
 
 
 def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
+    """The match told line by line from `seat`'s view (None: all seats).
+    The whole replay is re-played before the first line: a damaged file is
+    one ReplayError, with nothing printed before it."""
+    states = list(replay_states(replay))
     h = replay.header
     n = len(h.get("bots", ()))
     bots = ", ".join(f"{b['seat']}: {b['name']}@{b['version']}" for b in h.get("bots", ()))
@@ -95,7 +99,6 @@ def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
     talon_shown: list[str] = []
     looked: dict[int, bool] = {}  # per viewer: its hand has been shown this deal
     redealt = False  # the last action was an accepted redeal: new cards, same deal number
-    states = list(replay_states(replay))
     for i, (game, rec) in enumerate(states):
         obs = {v: game.observation(v).to_dict() for v in viewers}
         first = obs[viewers[0]]

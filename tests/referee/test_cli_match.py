@@ -116,6 +116,16 @@ def test_play_then_show_the_replay(tmp_path: Path) -> None:
     assert code == 2 and f"bad.jsonl:{deal_line + 1}: deal record has no 'totals'" in err, err
     assert "Traceback" not in err + out
 
+    # An action that does not re-play: its line, and nothing told before the error.
+    first_action = next(i for i, r in enumerate(records) if '"type":"action"' in r)
+    tampered = {**json.loads(records[first_action]), "action": "bid 990"}
+    bad.write_text("\n".join([*records[:first_action], json.dumps(tampered),
+                              *records[first_action + 1:]]) + "\n")
+    code, out, err = _run("replay", "show", str(bad), "--seat", "1")
+    assert code == 2 and out == "", out
+    assert f"bad.jsonl:{first_action + 1}: action 0: illegal action bid 990" in err, err
+    assert len(err.strip().splitlines()) == 1
+
 
 def test_a_negative_seed_is_a_usage_error() -> None:
     code, out, err = _run("play", RANDOM, RANDOM, RANDOM, "--seed", "-5")
