@@ -26,7 +26,7 @@ from arena.referee.spec import (
     TimeControl,
 )
 from arena.referee.transcript import mixed_levels_note
-from arena.sandbox.botfile import BotFileError, BotSpec, load_bot
+from arena.sandbox.botfile import BotFileError, BotSpec, load_bot, missing_program
 from arena.sandbox.levels import fallback_note
 
 if TYPE_CHECKING:
@@ -143,19 +143,13 @@ def _missing_program(bot: BotSpec) -> str:
     """A first, friendly check that the command's program exists (process level)."""
     if not bot.run:
         return ""
+    missing = missing_program(bot)
+    if missing:
+        return f"start: {missing}"
     program = bot.run[0]
-    if "/" in program:
-        path = Path(bot.path) / program
-        if path.exists():
-            return ""
-        build = next((f for f in _BUILD_FILES if (Path(bot.path) / f).exists()), "")
-        hint = f" (the folder has a {build}: build the bot first)" if build else ""
-        return f"start: program {program!r} not found in {bot.path}{hint}"
-    return "" if shutil.which(program) else f"start: program {program!r} not found on PATH"
-
-
-# Build files of compiled bots: a missing program next to one is a bot not built yet.
-_BUILD_FILES = ("Makefile", "CMakeLists.txt", "Cargo.toml", "go.mod", "build.gradle", "pom.xml")
+    if "/" in program or shutil.which(program):
+        return ""
+    return f"start: program {program!r} not found on PATH"
 
 
 # The referee's fault line for a bot whose stream was gone while a decision

@@ -127,6 +127,23 @@ def load_bot(folder: str | os.PathLike[str], *, hashed: bool = True) -> BotSpec:
     )
 
 
+def missing_program(bot: BotSpec) -> str:
+    """Why the `run` command's program, a path inside the bot's folder
+    (`./bot`, `bin/bot`), is not there ("" if it is, or the command names a
+    program on PATH or at an absolute path, which only the sandbox the bot
+    runs in can tell)."""
+    program = bot.run[0] if bot.run else ""
+    if "/" not in program or os.path.isabs(program) or (Path(bot.path) / program).exists():
+        return ""
+    build = next((f for f in _BUILD_FILES if (Path(bot.path) / f).exists()), "")
+    hint = f" (the folder has a {build}: build the bot first)" if build else ""
+    return f"program {program!r} not found in {bot.path}{hint}"
+
+
+# Build files of compiled bots: a missing program next to one is a bot not built yet.
+_BUILD_FILES = ("Makefile", "CMakeLists.txt", "Cargo.toml", "go.mod", "build.gradle", "pom.xml")
+
+
 def folder_hash(root: Path) -> str:
     """sha256 over relative paths and contents of every file, in sorted order.
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from arena.referee.spec import FaultPolicy, TimeControl
 from arena.sandbox.api import Limits
-from arena.sandbox.botfile import BotFileError, BotSpec, load_bot
+from arena.sandbox.botfile import BotFileError, BotSpec, load_bot, missing_program
 from arena.tournament.schedule import DESIGNS, Design
 
 CONFIG_NAME = "tournament.toml"
@@ -183,6 +183,9 @@ def parse_config(data: dict[str, Any], root: Path, where: str,
             spec = load_bot(folder)
         except BotFileError as exc:
             raise fail(f"bots[{i}]", f"{entry!r}: {exc}") from None
+        missing = missing_program(spec)
+        if missing:  # every match would score it a crash
+            raise fail(f"bots[{i}]", f"{entry!r}: {missing}")
         if spec.name in names:
             raise fail(f"bots[{i}]", f"bot name {spec.name!r} is also used by {names[spec.name]!r}")
         names[spec.name] = entry

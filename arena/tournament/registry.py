@@ -13,7 +13,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from arena.sandbox.botfile import BotFileError, BotSpec, folder_hash, load_bot
+from arena.sandbox.botfile import BotFileError, BotSpec, folder_hash, load_bot, missing_program
 from arena.tournament.config import CONFIG_NAME, TournamentConfig
 from arena.tournament.store import BotRow, Store
 
@@ -70,6 +70,11 @@ def add_bot(config: TournamentConfig, bot_path: str | os.PathLike[str]) -> tuple
         spec = load_bot(bot_path)
     except BotFileError as exc:
         raise RegistryError(str(exc)) from None
+    # The tournament plays a copy of the folder as it is now: a program not
+    # built yet would never start, and every match would score a crash.
+    missing = missing_program(spec)
+    if missing:
+        raise RegistryError(f"{Path(spec.path) / 'bot.toml'}: key 'run': {missing}")
     for i, path in enumerate(config.bot_paths):
         if load_bot(path, hashed=False).name == spec.name:  # load_config has validated them
             raise RegistryError(

@@ -90,6 +90,19 @@ def test_real_tournament_settings_bots_and_removed_sources(tmp_path: Path) -> No
 
     write(folder, bots)
     refused(cli("bot", "add", folder, bots[0]), "bot 'rb' is listed in")
+    # A bot whose program is not built yet would crash in every match: refused
+    # when submitted and when listed, and nothing stored changes.
+    unbuilt = tmp_path / "unbuilt"
+    unbuilt.mkdir()
+    (unbuilt / "bot.toml").write_text('name = "ub"\nversion = "1"\nlanguage = "c"\nrun = "./bot"\n')
+    (unbuilt / "Makefile").write_text("bot: bot.c\n\tcc -o bot bot.c\n")
+    refused(cli("bot", "add", folder, unbuilt),
+            "bot.toml: key 'run': program './bot' not found in ")
+    assert "build the bot first" in cli("bot", "add", folder, unbuilt).stderr
+    write(folder, [*bots, unbuilt])
+    refused(cli("tournament", "run", folder), "key 'bots[3]': ")
+    write(folder, bots)
+    assert dump(folder) == before
     # a 4th bot that sorts first: only its 3 tables are played
     write(folder, [random_bot(tmp_path, "ra"), *bots])
     assert "24/24 matches finished (18 played now, 0 failed)" in cli(
