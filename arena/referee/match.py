@@ -630,7 +630,7 @@ class _Match:
                 place=place_of[s.index], status="forfeit" if s.forfeited else "ok",
                 decisions=s.decisions, time_total=round(s.time_total, 6), time_max=round(s.time_max, 6),
                 faults=s.fault_counts(), fault_log=tuple(s.fault_log), sandbox=s.level,
-                log_path=s.log_path,
+                log_path=s.log_path, moves=s.moves,
             )
             for s in self.seats
         )

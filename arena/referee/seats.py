@@ -85,7 +85,8 @@ class Seat:
     bank: float = 0.0
     seq: int = 0
     # statistics and faults
-    decisions: int = 0
+    decisions: int = 0               # asked and answered, faulty answers included
+    moves: int = 0                   # answered with a legal action
     time_total: float = 0.0
     time_max: float = 0.0
     strikes: int = 0
@@ -266,6 +267,7 @@ class Seat:
             self.bank = max(0.0, self.bank - (elapsed - tc.per_move))
         self.bank += tc.increment
         self.decisions += 1
+        self.moves += 1
         self.time_total += elapsed
         self.time_max = max(self.time_max, elapsed)
 

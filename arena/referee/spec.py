@@ -81,6 +81,7 @@ class SeatResult:
     fault_log: tuple[str, ...] = ()       # one line per fault, human readable
     sandbox: str = "process"              # level the bot actually ran at
     log_path: str = ""
+    moves: int = -1          # decisions answered with a legal action (-1: stored before it was counted)
 
 
 @dataclass(frozen=True)

@@ -22,9 +22,10 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("conservative", "Rating (mu-3σ)"), ("mu", "mu"), ("sigma", "sigma"),
     ("rank_interval", "Rank 95%"), ("matches", "Matches"), ("wins", "Wins"),
     ("average_place", "Avg place"), ("average_deal_score", "Avg deal score"),
-    ("contracts", "Contracts won"), ("made_percent", "Made %"),
+    ("auctions_won", "Auctions won"), ("made_percent", "Made %"),
     ("faults", "Faults (timeout/crash/illegal)"), ("sandbox", "Sandbox"),
 )
+NOT_EARNED = "–"  # a statistic the bot has no deal of its own for (see _footnote)
 FILES = ("leaderboard.md", "leaderboard.json", "leaderboard.csv", "index.html")
 
 
@@ -35,6 +36,8 @@ def cell(row: Row, key: str) -> str:
     if key == "faults":
         return f"{row.timeouts}/{row.crashes}/{row.illegal + row.malformed}"
     value = getattr(row, key)
+    if value is None:
+        return NOT_EARNED
     if isinstance(value, float):
         return f"{value:.2f}" if key != "made_percent" else f"{value:.1f}"
     return str(value)
@@ -183,7 +186,11 @@ def _rules_text(table: Table) -> str:
 def _footnote() -> str:
     return (f"TrueSkill mu0={MU:g}, sigma0={SIGMA:.2f}, beta={BETA:.2f}, tau={TAU:g}, "
             f"draw probability {DRAW_PROBABILITY:g}; ranked by mu-3σ. Rank 95%: bootstrap "
-            "over duplicate sets. Faults: timeouts/crashes/illegal or malformed moves.")
+            "over duplicate sets. Auctions won: deals the bot played as declarer; made %: of "
+            "those, the contracts it made. Faults: timeouts/crashes/illegal or malformed moves. "
+            f"{NOT_EARNED}: nothing earned to show (no auction won, or, for avg deal score, no "
+            "deal of its own: the deals of a bot that forfeited without one legal move were "
+            "played by the default action and are left out of its statistics).")
 
 
 def publish(table: Table, out: str | Path) -> list[Path]:

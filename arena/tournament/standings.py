@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.referee.spec import SeatResult
 from arena.tournament import ratings
 from arena.tournament.config import TournamentConfig
 from arena.tournament.coordinator import plan_field, rated_matches
@@ -33,9 +34,9 @@ class Row:
     matches: int
     wins: int
     average_place: float
-    average_deal_score: float
-    contracts: int
-    made_percent: float
+    average_deal_score: float | None    # None: no deal the bot played itself
+    auctions_won: int                   # deals where it was the declarer
+    made_percent: float | None          # None: it won no auction
     timeouts: int
     crashes: int
     illegal: int
@@ -114,7 +115,7 @@ def _version_labels(bots: list[BotRow]) -> dict[int, str]:
 
 
 def _stats(bot_id: int, rows: list[MatchRow]) -> dict[str, Any]:
-    matches = wins = place_sum = deals = deal_score_sum = contracts = made = 0
+    matches = wins = place_sum = deals = deal_score_sum = auctions = made = 0
     faults: Counter[str] = Counter()
     sandboxes: Counter[str] = Counter()
     for row in rows:
@@ -129,21 +130,34 @@ def _stats(bot_id: int, rows: list[MatchRow]) -> dict[str, Any]:
             sandboxes[seat.sandbox] += 1
             for kind, count in seat.faults:
                 faults[kind] += count
+            if not earned_deals(seat):
+                continue
             for deal in row.result.deals:
                 if seat_no < len(deal.deal_scores):
                     deals += 1
                     deal_score_sum += deal.deal_scores[seat_no]
                 if deal.declarer == seat_no:
-                    contracts += 1
+                    auctions += 1
                     made += deal.made
     return {
         "matches": matches, "wins": wins,
         "average_place": round(place_sum / matches, 3) if matches else 0.0,
-        "average_deal_score": round(deal_score_sum / deals, 2) if deals else 0.0,
-        "contracts": contracts,
-        "made_percent": round(100 * made / contracts, 1) if contracts else 0.0,
+        "average_deal_score": round(deal_score_sum / deals, 2) if deals else None,
+        "auctions_won": auctions,
+        "made_percent": round(100 * made / auctions, 1) if auctions else None,
         "timeouts": faults["timeout"], "crashes": faults["crash"],
         "illegal": faults["illegal"], "malformed": faults["malformed"],
         "sandbox": "/".join(sorted(sandboxes)) if sandboxes else "-",
     }
 
+
+def earned_deals(seat: SeatResult) -> bool:
+    """Whether the seat's deals are the bot's own play. A bot that forfeited
+    without a legal move (it never started, never said hello, crashed first,
+    or answered only with faults) made no move: every deal of its seat was played by the referee's
+    default action, and crediting the bot with their scores, auctions and
+    made contracts would show statistics it did not earn. (Results stored
+    before legal moves were counted have only the decisions, faulty ones
+    included.)"""
+    moves = seat.moves if seat.moves >= 0 else seat.decisions
+    return not (seat.status == "forfeit" and moves == 0)

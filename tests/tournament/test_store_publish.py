@@ -65,7 +65,7 @@ def test_not_a_store_is_a_clear_error(tmp_path: Path) -> None:
 def row(rank: int, bot: str) -> Row:
     return Row(rank=rank, bot=bot, version="1", content_hash="h", language="python",
                conservative=1.5, mu=10.0, sigma=2.8, rank_low=1, rank_high=2, matches=6, wins=2,
-               average_place=1.8, average_deal_score=55.5, contracts=4, made_percent=75.0,
+               average_place=1.8, average_deal_score=55.5, auctions_won=4, made_percent=75.0,
                timeouts=1, crashes=0, illegal=2, malformed=1, sandbox="bwrap",
                history=((1, -3.0), (2, 1.5)))
 
