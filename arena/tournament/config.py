@@ -36,6 +36,7 @@ _TOP_KEYS = frozenset({
 })
 _RULES_KEYS_FIXED = frozenset({"preset"})
 _TIME_KEYS = frozenset({"per_move", "bank", "increment", "startup"})
+_MAY_BE_ZERO = frozenset({"bank", "increment"})
 _FAULT_KEYS = frozenset({"mode", "max_strikes"})
 _LIMIT_FIELDS = {f.name: f for f in dataclasses.fields(Limits)}
 
@@ -280,8 +281,11 @@ def _parse_time(value: Any, fail: Any) -> TimeControl:
         v = table[key]
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             raise fail(f"time_control.{key}", f"must be a number of seconds, got {v!r}")
-        if (key == "increment" and v < 0) or (key != "increment" and not v > 0):
-            raise fail(f"time_control.{key}", f"must be {'>= 0' if key == 'increment' else '> 0'}"
+        # The bank and the increment may be 0 (no bank: every decision gets
+        # per_move only), as `arena play --bank 0` allows: one rule for both.
+        zero_ok = key in _MAY_BE_ZERO
+        if (zero_ok and not v >= 0) or (not zero_ok and not v > 0):
+            raise fail(f"time_control.{key}", f"must be {'>= 0' if zero_ok else '> 0'}"
                        f" seconds, got {v!r}")
         if v > 3600:
             raise fail(f"time_control.{key}", f"must be at most 3600 seconds, got {v!r}")
@@ -373,7 +377,7 @@ target = 500                   # any rules option (docs/rules.md) overrides the 
 
 [time_control]                 # seconds, measured by the referee
 per_move = 1.0                 # each decision
-bank = 10.0                    # time bank (Fischer)
+bank = 10.0                    # time bank (Fischer); 0 = none
 increment = 0.1                # added to the bank after each decision
 startup = 15.0                 # for a bot to connect
 
