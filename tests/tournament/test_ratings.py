@@ -13,7 +13,9 @@ from arena.tournament.ratings import (
     rank_quantiles,
     rank_spans,
     ranks_by,
+    fit,
     rate,
+    rate_online,
 )
 
 
@@ -79,3 +81,30 @@ def test_one_duplicate_set_gives_no_interval_and_ties_share_their_ranks() -> Non
 def test_rank_quantiles() -> None:
     assert rank_quantiles([1] * 39 + [2]) == (1, 2)
     assert rank_quantiles([3]) == (3, 3)
+
+
+def test_batch_fit_is_the_same_for_any_order_of_the_matches() -> None:
+    """The published table is a fit over all matches at once: the same
+    results listed (or finished, or numbered) in another order give the same
+    table. The one-pass update does not: renumbering the matches so that
+    they are applied in another order moves its ratings."""
+    ms = matches({1: 0.0, 2: 0.4, 3: 0.8, 4: 1.2}, sets=4, seed=11)
+    shuffled = ms[:]
+    random.Random(3).shuffle(shuffled)
+    a, b = fit(ms, [1, 2, 3, 4]), fit(shuffled, [1, 2, 3, 4])
+    for p in a:
+        assert a[p].mu == pytest.approx(b[p].mu, abs=1e-5)
+        assert a[p].sigma == pytest.approx(b[p].sigma, abs=1e-5)
+    # Renumbered in reverse: the published rate() sorts by id, so the one-pass
+    # update sees another order; the batch table does not move.
+    renumbered = [RatedMatch(f"x{len(ms) - i:05d}", m.unit, m.players, m.places)
+                  for i, m in enumerate(ms)]
+    table = {p: (round(r.mu, 3), round(r.sigma, 3)) for p, r in rate(ms, [1, 2, 3, 4])[0].items()}
+    again = {p: (round(r.mu, 3), round(r.sigma, 3))
+             for p, r in rate(renumbered, [1, 2, 3, 4])[0].items()}
+    assert table == again
+    online = rate_online(ms, [1, 2, 3, 4])[0]
+    online_reversed = rate_online(renumbered, [1, 2, 3, 4])[0]
+    assert max(abs(online[p].mu - online_reversed[p].mu) for p in online) > 0.05
+    # The fixed point keeps the ratings' mean at the prior's (see ratings._recentre).
+    assert sum(r.mu for r in a.values()) / 4 == pytest.approx(MU, abs=1e-4)

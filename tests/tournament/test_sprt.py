@@ -1,0 +1,75 @@
+"""The sequential test's arithmetic, against values worked out by hand."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from arena.tournament.sprt import (
+    SprtError,
+    SprtParams,
+    bounds,
+    decide,
+    elo_of,
+    expected_score,
+    llr,
+    state,
+)
+
+# 400 log10(3) Elo is a pairwise score of exactly 3/4: 1 / (1 + 10^-log10(3)) = 1 / (1 + 1/3).
+ELO_THREE_QUARTERS = 400 * math.log10(3)
+
+
+def test_expected_score_and_its_inverse() -> None:
+    assert expected_score(0) == 0.5
+    assert expected_score(ELO_THREE_QUARTERS) == pytest.approx(0.75)
+    assert expected_score(-ELO_THREE_QUARTERS) == pytest.approx(0.25)
+    assert elo_of(0.75) == pytest.approx(ELO_THREE_QUARTERS)
+    assert elo_of(1.0) == math.inf and elo_of(0.0) == -math.inf
+
+
+def test_wald_bounds() -> None:
+    # log(0.05 / 0.95) = -2.944439, log(0.95 / 0.05) = +2.944439 (Fishtest's +-2.94)
+    low, high = bounds(0.05, 0.05)
+    assert low == pytest.approx(-2.944439, abs=1e-6) and high == pytest.approx(2.944439, abs=1e-6)
+    # alpha 0.1, beta 0.2: log(0.2 / 0.9) = -1.504077, log(0.8 / 0.1) = 2.079442
+    assert bounds(0.1, 0.2) == pytest.approx((-1.504077, 2.079442), abs=1e-6)
+
+
+def test_llr_by_hand() -> None:
+    # s0 = 0.5, s1 = 0.75. Scores 1, 0.5, 0.75, 0.75: n = 4, mean 0.75,
+    # variance (0.25^2 + 0.25^2 + 0 + 0) / 4 = 0.03125.
+    # LLR = 4 * 0.25 * (1.5 - 1.25) / (2 * 0.03125) = 0.25 / 0.0625 = 4.
+    scores = [1.0, 0.5, 0.75, 0.75]
+    assert llr(scores, 0, ELO_THREE_QUARTERS, 1 / 24) == pytest.approx(4.0)
+    # Mean 0.5 (exactly between nothing and s0): 2*0.5 - 1.25 = -0.25 -> LLR = -4 * ...
+    # scores 0.25, 0.75, 0.5, 0.5: mean 0.5, variance 0.03125 -> 4*0.25*(-0.25)/0.0625 = -4.
+    assert llr([0.25, 0.75, 0.5, 0.5], 0, ELO_THREE_QUARTERS, 1 / 24) == pytest.approx(-4.0)
+    # No spread: the variance is floored at resolution^2 / 12 = (1/24)^2 / 12 = 1/6912.
+    # Two sets at 0.5: LLR = 2 * 0.25 * (1 - 1.25) / (2 / 6912) = -432.
+    assert llr([0.5, 0.5], 0, ELO_THREE_QUARTERS, 1 / 24) == pytest.approx(-432.0)
+    # Fewer than two sets decide nothing.
+    assert llr([1.0], 0, ELO_THREE_QUARTERS, 1 / 24) == 0.0
+
+
+def test_decision_and_state() -> None:
+    params = SprtParams(elo0=0, elo1=ELO_THREE_QUARTERS, alpha=0.05, beta=0.05)
+    assert decide(4.0, params) == "H1" and decide(-4.0, params) == "H0"
+    assert decide(2.9, params) is None
+    # After two sets (1.0, 0.5): mean 0.75, var 0.0625, LLR = 2*0.25*0.25/0.125 = 1: open.
+    # The third (0.75): mean 0.75, var 0.041667, LLR = 3*0.0625/0.083333 = 2.25: open.
+    # The fourth (0.75): LLR 4 (above): H1 after 4 sets. A fifth set in flight changes nothing.
+    s = state([1.0, 0.5, 0.75, 0.75, 0.0], params, 1 / 24)
+    assert s.decision == "H1" and s.sets == 4 and s.llr == pytest.approx(4.0)
+    assert s.mean == pytest.approx(0.75) and s.elo == pytest.approx(ELO_THREE_QUARTERS)
+    assert s.elo_low < s.elo < s.elo_high
+    open_ = state([1.0, 0.5, 0.75], params, 1 / 24)
+    assert open_.decision is None and open_.llr == pytest.approx(2.25)
+
+
+def test_bad_parameters() -> None:
+    with pytest.raises(SprtError, match="alpha"):
+        SprtParams(alpha=0.7)
+    with pytest.raises(SprtError, match="elo1"):
+        SprtParams(elo0=5, elo1=5)
