@@ -108,7 +108,7 @@ def fit(matches: Sequence[RatedMatch], players: Sequence[int]) -> dict[int, Rati
     see the module's docstring). A player without matches keeps the prior."""
     env = environment()
     prior = (1.0 / SIGMA**2, MU / SIGMA**2)            # (precision, precision * mean)
-    post = {p: prior for p in players}
+    post = dict.fromkeys(players, prior)
     for m in matches:
         for p in m.players:
             post.setdefault(p, prior)
@@ -153,7 +153,7 @@ def _recentre(post: dict[int, tuple[float, float]], messages: list[list[tuple[fl
     if gain <= 0.0:
         return
     c = (MU - sum(tau / pi for pi, tau in post.values()) / len(post)) / gain
-    for k, m in enumerate(matches):
+    for k in range(len(matches)):
         messages[k] = [(pi, tau + c * pi) for pi, tau in messages[k]]
     for p, (pi, tau) in post.items():
         post[p] = (pi, tau + c * (pi - pi0))

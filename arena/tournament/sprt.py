@@ -71,7 +71,7 @@ class SprtParams:
 
 def expected_score(elo: float) -> float:
     """The pairwise score that a logistic Elo difference predicts."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
 
 
 def elo_of(score: float) -> float:

@@ -10,10 +10,10 @@ from arena.tournament.ratings import (
     SIGMA,
     RatedMatch,
     bootstrap_rank_intervals,
+    fit,
     rank_quantiles,
     rank_spans,
     ranks_by,
-    fit,
     rate,
     rate_online,
 )
