@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:  # imported lazily at run time: the CLI starts often
-    from arena.tournament.store import BotRow
+    from arena.tournament.config import TournamentConfig
+    from arena.tournament.store import BotRow, Store
 
 log = logging.getLogger(__name__)
 
@@ -50,11 +51,12 @@ def new(
     bot: Annotated[
         list[str] | None, typer.Option("--bot", help="bot folder to list (repeatable)")] = None,
 ) -> None:
-    """Write a commented example tournament.toml into FOLDER."""
-    import os
-
-    from arena.sandbox.botfile import BotFileError, load_bot
+    """Write a commented example tournament.toml into FOLDER, copying each
+    --bot folder into FOLDER/sources/ (the tournament folder is then
+    self-contained: it can be moved or copied and runs the same)."""
+    from arena.sandbox.botfile import BotFileError, BotSpec, load_bot, missing_program
     from arena.tournament.config import CONFIG_NAME, example_config
+    from arena.tournament.registry import RegistryError, copy_source
 
     if folder.exists() and not folder.is_dir():
         raise _fail(f"{folder}: exists and is not a folder")
@@ -64,24 +66,33 @@ def new(
     # Check the bots before writing anything: a config naming a folder that
     # is not a bot would be refused by every later command.
     names: dict[str, str] = {}
+    specs: list[BotSpec] = []
     for path in bot or ():
         try:
-            spec = load_bot(path)
+            spec = load_bot(path, hashed=False)
         except BotFileError as exc:
             raise _fail(f"--bot {path}: {exc}") from None
         if spec.name in names:
             raise _fail(f"--bot {path}: bot name {spec.name!r} is also used by --bot "
                         f"{names[spec.name]}")
+        missing = missing_program(spec)
+        if missing:  # the copy would never start: every match a crash
+            raise _fail(f"--bot {path}: {Path(spec.path) / 'bot.toml'}: key 'run': {missing}")
         names[spec.name] = path
+        specs.append(spec)
     name = re.sub(r"[^A-Za-z0-9_.-]+", "-", folder.resolve().name).strip("-")[:64] or "tournament"
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        entries = [os.path.relpath(Path(b).resolve(), folder.resolve()) for b in bot or ()]
+        entries = [copy_source(spec, folder) for spec in specs]
         # 63 random bits: a seed no bot can find by trying seeds against its hand.
         target.write_text(example_config(name, entries, secrets.randbelow(2**63)), encoding="utf-8")
+    except RegistryError as exc:
+        raise _fail(str(exc)) from None
     except (OSError, UnicodeError) as exc:
         raise _fail(f"{target}: cannot write: {getattr(exc, 'strerror', None) or exc}") from None
-    typer.echo(f"wrote {target}; add bots to it (or `arena bot add {folder} BOT`), then "
+    copied = f" (copied into {folder / 'sources'})" if any(
+        e.startswith("sources/") for e in entries) else ""
+    typer.echo(f"wrote {target}{copied}; add bots to it (or `arena bot add {folder} BOT`), then "
                f"`arena tournament run {folder}`")
 
 
@@ -239,6 +250,7 @@ def status(folder: Annotated[Path, typer.Argument(help="tournament folder")]) ->
         raise _fail(str(exc)) from None
     if not config.store_path.exists():
         typer.echo(f"{config.name}: not started")
+        _show_listed(config, None)
         return
     # Probed before the counts are read, so that a run playing all along is
     # always seen. A run that ends or starts in between can make this one
@@ -273,12 +285,36 @@ def status(folder: Annotated[Path, typer.Argument(help="tournament folder")]) ->
     playing = {b.id for b in current}
     for b in sorted(current, key=lambda b: b.name):
         show(b)
+    with Store(config.store_path) as store:
+        _show_listed(config, store, skip=frozenset(b.name for b in current))
     earlier = [b for b in bots if b.id not in playing]
     if earlier:
         typer.echo(f"earlier versions ({total_stored - len(stored)} stored matches, "
                    "ranked apart on the leaderboard):")
         for b in earlier:
             show(b)
+
+
+def _show_listed(config: TournamentConfig, store: Store | None,
+                 skip: frozenset[str] = frozenset()) -> None:
+    """The bots the next run plays that no run has registered yet: those
+    tournament.toml lists (read from their folders) and, before the store
+    exists, nothing else (`bot add` creates it)."""
+    from arena.sandbox.botfile import BotFileError, load_bot
+    from arena.tournament.config import CONFIG_NAME
+    from arena.tournament.registry import CONFIG_BOTS_KEY
+
+    recorded: dict[str, str] = (store.get_json(CONFIG_BOTS_KEY) or {}) if store else {}
+    for i, path in enumerate(config.bot_paths):
+        if path in recorded and recorded[path] in skip:
+            continue
+        try:
+            spec = load_bot(path)
+        except BotFileError as exc:
+            raise _fail(f"{Path(config.root) / CONFIG_NAME}: key 'bots[{i}]': {exc}") from None
+        if spec.name not in skip:
+            typer.echo(f"  {spec.name} {spec.version} [{spec.content_hash[:12]}] "
+                       "(listed; registered by the first run)")
 
 
 def register(app: typer.Typer) -> None:

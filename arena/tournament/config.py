@@ -367,6 +367,8 @@ replays = true                 # keep a replay file per match in replays/
 bootstrap = 200                # resamples for the 95% rank interval (0 = off)
 
 # Bot folders (each with a bot.toml); at least 3. `arena bot add` adds more.
+# Read at every run: a folder inside this one (`tournament new --bot` copies
+# them into sources/) keeps the tournament movable; a path outside does not.
 bots = [
 {bots}
 ]

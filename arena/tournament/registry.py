@@ -18,6 +18,9 @@ from arena.tournament.config import CONFIG_NAME, TournamentConfig
 from arena.tournament.store import BotRow, Store
 
 BOTS_DIR = "bots"
+# `arena tournament new --bot PATH` copies each bot here and lists the copy:
+# the tournament folder is then self-contained (it can be moved or copied).
+SOURCES_DIR = "sources"
 # meta key: {absolute folder listed in tournament.toml: bot name}, as last run
 CONFIG_BOTS_KEY = "config_bots"
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".git", ".mypy_cache", ".pytest_cache")
@@ -48,6 +51,25 @@ def snapshot(spec: BotSpec, root: Path) -> str:
         os.replace(staged, target)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    return rel.as_posix()
+
+
+def copy_source(spec: BotSpec, root: Path) -> str:
+    """Copy a bot folder into `root/sources/<name>/` for tournament.toml to
+    list; returns the entry to list (relative to `root`). A folder already
+    inside `root` is listed where it is."""
+    source, home = Path(spec.path).resolve(), root.resolve()
+    if source.is_relative_to(home):
+        return source.relative_to(home).as_posix()
+    if home.is_relative_to(source):
+        raise RegistryError(f"{spec.path}: the tournament folder {root} is inside this bot's "
+                            "folder; a copy of the bot would contain itself")
+    rel = Path(SOURCES_DIR) / spec.name
+    target = root / rel
+    if target.exists():
+        raise RegistryError(f"{target}: already exists; not overwritten")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(source, target, symlinks=True, ignore=_IGNORE)
     return rel.as_posix()
 
 

@@ -171,8 +171,9 @@ def test_new_writes_a_commented_example_and_bad_configs_store_nothing(tmp_path) 
     text = (folder / "tournament.toml").read_text()
     assert text.count("# ") > 10  # commented
     listed = tomllib.loads(text)["bots"]
-    assert [(folder / p).resolve() for p in listed] == [
-        ROOT / "sample_bots" / "greedy", ROOT / "sample_bots" / "random"]
+    assert listed == ["sources/greedy", "sources/random"]  # copies: the folder is movable
+    assert [(folder / p / "bot.py").read_bytes() for p in listed] == [
+        (ROOT / "sample_bots" / n / "bot.py").read_bytes() for n in ("greedy", "random")]
     again = cli("tournament", "new", folder, check=False)
     assert again.returncode == 2 and "already exists" in again.stderr
     few = cli("tournament", "run", folder, check=False)  # only 2 bots listed

@@ -1,0 +1,98 @@
+"""A tournament folder is self-contained: `tournament new --bot` copies the
+bots in, so the folder can be copied or moved (its bots' sources gone) and
+runs as before; `tournament status` lists every bot before the first run."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from arena.sandbox.botfile import load_bot
+
+from .test_cli_bad_input import cli, random_bot
+
+
+def new_tournament(tmp_path: Path, folder: Path, names: tuple[str, ...]) -> list[Path]:
+    sources = [random_bot(tmp_path / "src", n) for n in names]
+    made = cli("tournament", "new", folder, *[a for s in sources for a in ("--bot", s)])
+    assert made.returncode == 0, made.stderr
+    assert f"copied into {folder / 'sources'}" in made.stdout
+    toml = folder / "tournament.toml"
+    text = toml.read_text()
+    for old, new in (("duplicate_sets = 2", "duplicate_sets = 1"), ('sandbox = "auto"',
+                     'sandbox = "process"'), ("replays = true", "replays = false"),
+                     ("bootstrap = 200", "bootstrap = 5"), ("target = 500", "target = 500\nmax_deals = 1")):
+        assert old in text
+        text = text.replace(old, new, 1)
+    toml.write_text(text)
+    return sources
+
+
+def test_new_copies_the_bots_in_and_status_lists_them_before_any_run(tmp_path: Path) -> None:
+    folder = tmp_path / "t"
+    sources = new_tournament(tmp_path, folder, ("rb", "rc", "rd"))
+    listed = tomllib.loads((folder / "tournament.toml").read_text())["bots"]
+    assert listed == ["sources/rb", "sources/rc", "sources/rd"]
+    for entry, source in zip(listed, sources, strict=True):
+        assert load_bot(folder / entry).content_hash == load_bot(source).content_hash
+    status = cli("tournament", "status", folder)
+    assert status.returncode == 0, status.stderr
+    lines = status.stdout.splitlines()
+    assert lines[0] == "t: not started"
+    assert [line.split()[0] for line in lines[1:]] == ["rb", "rc", "rd"]
+    assert all("(listed; registered by the first run)" in line for line in lines[1:])
+    # A bot added with `bot add` (which creates the store) is listed beside them.
+    added = cli("bot", "add", folder, random_bot(tmp_path / "src", "re"))
+    assert added.returncode == 0, added.stderr
+    status = cli("tournament", "status", folder).stdout
+    assert "re 1.0.0" in status and "(submitted)" in status
+    assert sum("(listed; registered by the first run)" in line
+               for line in status.splitlines()) == 3
+    # A --bot folder already inside the tournament folder is listed where it is.
+    inner = tmp_path / "u"
+    bots = [random_bot(inner / "mine", n) for n in ("ra", "rz", "ry")]
+    made = cli("tournament", "new", inner, *[a for b in bots for a in ("--bot", b)])
+    assert made.returncode == 0, made.stderr
+    assert tomllib.loads((inner / "tournament.toml").read_text())["bots"] == [
+        "mine/ra", "mine/rz", "mine/ry"]
+    assert not (inner / "sources").exists()
+
+
+def test_new_refuses_a_tournament_inside_its_bot(tmp_path: Path) -> None:
+    bot = random_bot(tmp_path, "rb")
+    made = cli("tournament", "new", bot / "t", "--bot", bot)
+    assert made.returncode == 2 and "is inside this bot's folder" in made.stderr
+    assert "Traceback" not in made.stderr
+
+
+@pytest.mark.slow
+def test_a_copied_then_moved_tournament_folder_runs_as_before(tmp_path: Path) -> None:
+    folder = tmp_path / "t"
+    sources = new_tournament(tmp_path, folder, ("rb", "rc", "rd"))
+    copy = tmp_path / "elsewhere" / "deeper" / "t2"
+    shutil.copytree(folder, copy)
+    for source in sources:  # the bots' own folders are gone
+        shutil.rmtree(source)
+    first = cli("tournament", "run", copy)
+    assert first.returncode == 0, first.stderr
+    assert "6/6 matches finished (6 played now, 0 failed)" in first.stdout
+    board = cli("leaderboard", "publish", copy, "--out", tmp_path / "b1")
+    assert board.returncode == 0, board.stderr
+
+    moved = tmp_path / "moved"
+    shutil.move(copy, moved)
+    status = cli("tournament", "status", moved)
+    assert status.returncode == 0, status.stderr
+    assert "finished 6 (of 6" in status.stdout
+    again = cli("tournament", "run", moved)
+    assert again.returncode == 0, again.stderr
+    assert "6/6 matches finished (0 played now, 0 failed)" in again.stdout  # nothing replayed
+    board = cli("leaderboard", "publish", moved, "--out", tmp_path / "b2")
+    assert board.returncode == 0, board.stderr
+    rows = [json.loads((tmp_path / b / "leaderboard.json").read_text())["rows"]
+            for b in ("b1", "b2")]
+    assert rows[0] == rows[1] and len(rows[0]) == 3
