@@ -8,7 +8,15 @@ from __future__ import annotations
 
 import typer
 
-from arena.cli import bot_cmd, leaderboard_cmd, match_cmd, rules_cmd, sandbox_cmd, tournament_cmd
+from arena.cli import (
+    bot_cmd,
+    gauntlet_cmd,
+    leaderboard_cmd,
+    match_cmd,
+    rules_cmd,
+    sandbox_cmd,
+    tournament_cmd,
+)
 
 app = typer.Typer(
     name="arena",
@@ -18,7 +26,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-for _module in (rules_cmd, match_cmd, bot_cmd, tournament_cmd, leaderboard_cmd, sandbox_cmd):
+for _module in (rules_cmd, match_cmd, bot_cmd, tournament_cmd, gauntlet_cmd, leaderboard_cmd,
+                sandbox_cmd):
     _module.register(app)
 
 

@@ -129,19 +129,25 @@ class State:
         return elo_of(self.mean) if self.sets else 0.0
 
 
-def state(scores: Sequence[float], params: SprtParams, resolution: float) -> State:
+def state(scores: Sequence[float], params: SprtParams, resolution: float,
+          sequential: bool = True) -> State:
     """The test after `scores` (one per set, in the order the sets were
-    planned). Once a bound is crossed the test has stopped: later sets (a
-    run whose matches were already in flight) do not change its decision,
-    so the decision is that of the shortest prefix that crossed a bound."""
+    planned). Sequential: once a bound is crossed the test has stopped, and
+    later sets (a run whose matches were already in flight) do not change
+    its decision: the decision is that of the shortest prefix that crossed a
+    bound. Not sequential (a fixed number of sets): the test is read once,
+    on all the scores."""
     low, high = params.bounds
     decision: Decision | None = None
     used = len(scores)
-    for k in range(MIN_SETS, len(scores) + 1):
-        decision = decide(llr(scores[:k], params.elo0, params.elo1, resolution), params)
-        if decision is not None:
-            used = k
-            break
+    if sequential:
+        for k in range(MIN_SETS, len(scores) + 1):
+            decision = decide(llr(scores[:k], params.elo0, params.elo1, resolution), params)
+            if decision is not None:
+                used = k
+                break
+    elif len(scores) >= MIN_SETS:
+        decision = decide(llr(scores, params.elo0, params.elo1, resolution), params)
     kept = list(scores[:used])
     value = llr(kept, params.elo0, params.elo1, resolution)
     n = len(kept)

@@ -1,0 +1,266 @@
+"""Play a gauntlet: register its bots, play set after set, store, stop.
+
+The gauntlet's folder holds its store (`gauntlet.sqlite`, the tournament
+store's schema), the bots' snapshots (they play from copies, as in a
+tournament) and the replays. Running the same gauntlet again resumes it:
+finished matches are kept, the test is recomputed from them, and play goes
+on from the first set not complete; a gauntlet already decided plays
+nothing. Everything the CLI passes is checked before the store is created
+or changed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from arena.referee.spec import FaultPolicy, MatchSpec, TimeControl
+from arena.sandbox.api import Limits
+from arena.sandbox.botfile import BotFileError, BotSpec, load_bot, missing_program
+from arena.tournament import registry
+from arena.tournament.executors import Executor
+from arena.tournament.gauntlet import GauntletError, Settings, Verdict, judge, plan_set, set_scores
+from arena.tournament.store import BotRow, Store
+
+STORE_NAME = "gauntlet.sqlite"
+SETTINGS_KEY = "gauntlet"
+VERDICT_KEY = "gauntlet_verdict"
+REPLAYS_DIR = "replays"
+LOGS_DIR = "logs"
+
+
+@dataclass(frozen=True)
+class Request:
+    """A gauntlet as the command line asks for it."""
+
+    root: Path
+    bot: Path
+    against: tuple[Path, ...] = ()
+    baseline: str = ""             # a bot folder, or a version of BOT in a store
+    baseline_from: Path | None = None  # a tournament (or gauntlet) folder to find it in
+    seed: int | None = None        # None: the stored one, or a new random one
+    rules_preset: str = "standard"
+    rules_options: tuple[tuple[str, object], ...] = ()
+    time_control: TimeControl = field(default_factory=TimeControl)
+    fault_policy: FaultPolicy = field(default_factory=FaultPolicy)
+    limits: Limits = field(default_factory=Limits)
+    sandbox: str = "auto"
+    stop: str = "sprt"
+    elo0: float = 0.0
+    elo1: float = 20.0
+    alpha: float = 0.05
+    beta: float = 0.05
+    max_sets: int = 100
+    replays: bool = True
+
+    @property
+    def store_path(self) -> Path:
+        return self.root / STORE_NAME
+
+
+@dataclass(frozen=True)
+class Prepared:
+    settings: Settings
+    specs: tuple[BotSpec, ...]     # by field index, from the snapshots
+    bot_ids: tuple[int, ...]       # by field index, the store's bots.id
+    request: Request
+
+
+def _bot(path: Path, what: str) -> BotSpec:
+    try:
+        spec = load_bot(path)
+    except BotFileError as exc:
+        raise GauntletError(f"{what} {path}: {exc}") from None
+    missing = missing_program(spec)
+    if missing:
+        raise GauntletError(f"{what} {path}: {missing}")
+    return spec
+
+
+def _stored_version(folder: Path, store_name: str, name: str, version: str) -> BotSpec:
+    """Version `version` of bot `name` from the store in `folder` (its snapshot)."""
+    path = folder / store_name
+    if not path.is_file():
+        raise GauntletError(f"--baseline {version}: {path} does not exist")
+    with Store(path) as store:
+        rows: list[BotRow] = [b for b in store.bots() if b.name == name]
+    chosen = [b for b in rows if version in (b.version, b.content_hash[:len(version)])]
+    if len(chosen) != 1:
+        known = ", ".join(sorted({f"{b.version} [{b.content_hash[:8]}]" for b in rows})) or "none"
+        problem = "is ambiguous" if chosen else "is not stored"
+        raise GauntletError(f"--baseline {version}: version {problem} for bot {name!r} in "
+                            f"{path} (stored versions: {known})")
+    try:
+        return registry.bot_spec(chosen[0], folder)
+    except registry.RegistryError as exc:
+        raise GauntletError(f"--baseline {version}: {exc}") from None
+
+
+def resolve_baseline(request: Request, candidate: BotSpec) -> BotSpec | None:
+    """The baseline bot: a folder, else a version of the candidate stored in
+    --baseline-from's store or in the gauntlet's own."""
+    if not request.baseline:
+        return None
+    folder = Path(request.baseline)
+    if (folder / "bot.toml").is_file():
+        spec = _bot(folder, "--baseline")
+    else:
+        where = request.baseline_from or request.root
+        store_name = "tournament.sqlite" if (where / "tournament.toml").is_file() else STORE_NAME
+        spec = _stored_version(where, store_name, candidate.name, request.baseline)
+    if spec.name != candidate.name:
+        raise GauntletError(f"--baseline {request.baseline}: bot {spec.name!r} is not a "
+                            f"version of {candidate.name!r} (use --against for other bots)")
+    if spec.content_hash == candidate.content_hash:
+        raise GauntletError(f"--baseline {request.baseline}: the same content as {request.bot}")
+    return spec
+
+
+def check_rules(preset: str, options: tuple[tuple[str, object], ...]) -> None:
+    from arena.game import Rules
+
+    try:
+        rules = Rules.preset(preset).replace(**dict(options))
+    except (ValueError, TypeError, KeyError) as exc:
+        raise GauntletError(f"--rules/--option: {exc}") from None
+    if rules.players != 3:
+        raise GauntletError("--option players: a gauntlet seats three players")
+
+
+def prepare(request: Request) -> tuple[list[BotSpec], bool]:
+    """The field's bots (from their source folders) and whether a baseline
+    is among them; every check that needs no store. Raises GauntletError."""
+    if request.stop not in ("sprt", "fixed"):
+        raise GauntletError(f"--stop {request.stop!r}: expected sprt or fixed")
+    if not 1 <= request.max_sets <= 100_000:
+        raise GauntletError(f"--max-sets {request.max_sets}: expected 1..100000")
+    check_rules(request.rules_preset, request.rules_options)
+    candidate = _bot(request.bot, "BOT")
+    baseline = resolve_baseline(request, candidate)
+    against = [_bot(p, "--against") for p in request.against]
+    if baseline is None and not against:
+        raise GauntletError("nothing to play against: give --against BOT (one or more) "
+                            "or --baseline OLD_VERSION")
+    return [candidate, *([baseline] if baseline else []), *against], baseline is not None
+
+
+def open_store(request: Request, bots: list[BotSpec], baseline: bool) -> tuple[Store, Prepared]:
+    """Create or open the gauntlet's store, register the bots, check that a
+    resumed gauntlet is the same one. The caller closes the store."""
+    request.root.mkdir(parents=True, exist_ok=True)
+    store = Store(request.store_path)
+    try:
+        stored = store.get_json(SETTINGS_KEY)
+        seed = request.seed
+        if seed is None:
+            seed = int(stored["seed"]) if stored else secrets.randbelow(2**63)
+        tc, fp, lim = request.time_control, request.fault_policy, request.limits
+        settings = Settings(
+            field=tuple(f"{b.name}@{b.content_hash}" for b in bots),
+            names=tuple(b.name for b in bots), baseline=baseline, seed=seed,
+            rules_preset=request.rules_preset, rules_options=tuple(request.rules_options),
+            time_control=dataclasses.asdict(tc), fault_policy=dataclasses.asdict(fp),
+            limits=dataclasses.asdict(lim), stop=request.stop, elo0=request.elo0,
+            elo1=request.elo1, alpha=request.alpha, beta=request.beta)
+        if stored and stored != settings.to_json():
+            if store.has_results():
+                changed = "; ".join(settings.differences(stored))
+                raise GauntletError(
+                    f"{request.store_path}: holds another gauntlet ({changed}); use another "
+                    "--dir, or the same bots and options to resume it")
+            store.drop_unfinished()
+        rows = [registry.register(store, b, request.root, "gauntlet")[0] for b in bots]
+        store.set_json(SETTINGS_KEY, settings.to_json())
+        specs = tuple(registry.bot_spec(r, request.root) for r in rows)
+        return store, Prepared(settings, specs, tuple(r.id for r in rows), request)
+    except BaseException:
+        store.close()
+        raise
+
+
+def _spec(p: Prepared, match_id: str, seed: int, seated: tuple[int, int, int]) -> MatchSpec:
+    r = p.request
+    return MatchSpec(
+        match_id=match_id, bots=tuple(p.specs[i] for i in seated), seed=seed,
+        rules_preset=r.rules_preset, rules_options=r.rules_options,
+        time_control=r.time_control, fault_policy=r.fault_policy, sandbox=r.sandbox,
+        replay_path=str(r.root / REPLAYS_DIR / f"{match_id}.jsonl") if r.replays else "",
+        limits=r.limits, fault_logs_dir=str(r.root / LOGS_DIR))
+
+
+def finished_places(store: Store) -> dict[str, tuple[int, ...]]:
+    out = {}
+    for row in store.matches():
+        if row.status == "finished" and row.result is not None:
+            out[row.match_id] = tuple(
+                s.place for s in sorted(row.result.seats, key=lambda s: s.seat))
+    return out
+
+
+@dataclass
+class RunReport:
+    verdict: Verdict
+    played: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+def run(p: Prepared, store: Store, executor_factory: Callable[[], Executor],
+        on_update: Callable[[Verdict], None] | None = None) -> RunReport:
+    """Play sets until the test decides (stop "sprt") or max_sets are in.
+    Matches already in flight when the test decides are finished and
+    stored, but do not count (sprt.state reads sets in order and stops at
+    the first crossing)."""
+    settings, max_sets = p.settings, p.request.max_sets
+    per_set = len(plan_set(settings, 0))
+    store.reset_running()
+    places = finished_places(store)
+
+    def verdict() -> Verdict:
+        return judge(settings, set_scores(settings, places, max_sets), max_sets, per_set)
+
+    report = RunReport(verdict())
+    if on_update:
+        on_update(report.verdict)
+    if report.verdict.finished:
+        store.set_json(VERDICT_KEY, report.verdict.to_json(settings, max_sets))
+        return report
+    if p.request.replays:
+        (p.request.root / REPLAYS_DIR).mkdir(exist_ok=True)
+        for part in (p.request.root / REPLAYS_DIR).glob("*.part"):
+            part.unlink(missing_ok=True)  # left by a killed run (see coordinator.run)
+
+    def feed() -> Iterator[MatchSpec]:
+        for set_no in range(max_sets):
+            # Read between sets: the results that came back meanwhile may decide.
+            if report.errors or verdict().finished:
+                return
+            todo = [m for m in plan_set(settings, set_no) if m.match_id not in places]
+            store.plan((m.match_id, m.set_no, 0, m.order_no, m.seed,
+                        [p.bot_ids[i] for i in m.bots]) for m in todo)
+            for m in todo:
+                store.mark_running([m.match_id])
+                yield _spec(p, m.match_id, m.seed, m.bots)
+
+    executor = executor_factory()
+    try:
+        for outcome in executor.play(feed()):
+            if outcome.result is None or outcome.result.match_id != outcome.match_id:
+                error = outcome.error or "runner returned a result for another match"
+                store.fail(outcome.match_id, error)
+                report.errors.append(f"{outcome.match_id}: {error}")
+                continue
+            store.finish(outcome.result)
+            places[outcome.match_id] = tuple(
+                s.place for s in sorted(outcome.result.seats, key=lambda s: s.seat))
+            report.played += 1
+            report.verdict = verdict()
+            if on_update:
+                on_update(report.verdict)
+    finally:
+        executor.close()
+    report.verdict = verdict()
+    store.set_json(VERDICT_KEY, report.verdict.to_json(settings, max_sets))
+    return report

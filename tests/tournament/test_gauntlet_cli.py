@@ -1,0 +1,67 @@
+"""`arena gauntlet` the way a user runs it: real referee, real bot processes
+(the greedy and random sample bots), a real store; short games."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
+SHORT = ["--option", "target=500", "--option", "max_deals=4", "--sandbox", "process",
+         "--time-per-move", "5", "--bank", "60", "--startup", "60", "-j", "2"]
+
+
+def gauntlet(*args: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, "gauntlet", *map(str, args)], capture_output=True, text=True,
+                          cwd=ROOT, check=False, timeout=600)
+
+
+@pytest.mark.slow
+def test_gauntlet_stops_early_with_a_verdict_and_resumes(tmp_path: Path) -> None:
+    folder = tmp_path / "g"
+    greedy, rnd = ROOT / "sample_bots" / "greedy", ROOT / "sample_bots" / "random"
+    proc = gauntlet(greedy, "--against", rnd, "--dir", folder, "--max-sets", 12, "--seed", 9,
+                    "--json", *SHORT)
+    assert proc.returncode == 0, proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["decision"] == "H1" and verdict["verdict"] == "stronger"
+    assert verdict["sets"] < 12 and verdict["matches"] == 3 * verdict["sets"]
+    assert verdict["llr"] >= verdict["bounds"][1]
+    # The live line: one per complete set, the last with the decision.
+    live = [line for line in proc.stderr.splitlines() if line.startswith("sets ")]
+    assert live[-1].startswith(f"sets {verdict['sets']} ") and live[-1].endswith("-> H1")
+    with sqlite3.connect(folder / "gauntlet.sqlite") as db:
+        finished = db.execute("SELECT COUNT(*) FROM matches WHERE status='finished'").fetchone()[0]
+    # Matches in flight at the decision (at most the window of 2 x 2) are
+    # stored, not counted.
+    assert verdict["matches"] <= finished <= verdict["matches"] + 4
+    assert len(list((folder / "replays").glob("*.jsonl"))) == finished
+    # Run again: the stored results decide; nothing is played.
+    again = gauntlet(greedy, "--against", rnd, "--dir", folder, "--max-sets", 12, "--json", *SHORT)
+    assert again.returncode == 0, again.stderr
+    second = json.loads(again.stdout)
+    assert second["played_now"] == 0
+    assert {k: v for k, v in second.items() if k != "played_now"} == {
+        k: v for k, v in verdict.items() if k != "played_now"}
+    # The text verdict names the decision.
+    text = gauntlet(greedy, "--against", rnd, "--dir", folder, "--max-sets", 12, *SHORT)
+    assert "STRONGER (H1" in text.stdout
+
+
+def test_bad_input_is_one_line_and_stores_nothing(tmp_path: Path) -> None:
+    folder = tmp_path / "g"
+    greedy = ROOT / "sample_bots" / "greedy"
+    proc = gauntlet(greedy, "--against", tmp_path / "missing", "--dir", folder)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith("error: --against") and not folder.exists()
+    proc = gauntlet(greedy, "--against", greedy, "--dir", folder, "--elo0", 5, "--elo1", 1)
+    assert proc.returncode == 2 and "elo1" in proc.stderr and not folder.exists()
+    proc = gauntlet(greedy, "--dir", folder)
+    assert proc.returncode == 2 and "nothing to play against" in proc.stderr
+    assert not folder.exists()
