@@ -49,11 +49,12 @@ def load_policy() -> ModuleType:
 POLICY = load_policy()
 
 
-def play(rules: Rules, seed: int, eps: list[float]) -> tuple[int, ...]:
+def play(rules: Rules, seed: int, eps: list[float], salt: object = "") -> tuple[int, ...]:
     """One game; returns each seat's place. The bots' coin flips are seeded
-    by the deal seed and the seat, as the referee seeds real bots."""
+    by the deal seed and the seat (and `salt`: say, the seat order, so that
+    two copies of one bot do not flip the same coins in every order)."""
     game = new_game(rules, seed=seed)
-    coins = [random.Random(f"{seed}:{seat}") for seat in range(3)]
+    coins = [random.Random(f"{seed}:{seat}{salt}") for seat in range(3)]
     while not game.is_over:
         seat = game.to_act
         assert seat is not None

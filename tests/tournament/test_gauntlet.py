@@ -123,10 +123,10 @@ def test_a_stronger_bot_is_found_stronger_early_and_a_resumed_run_plays_nothing(
 def test_equal_bots_and_a_fixed_stop(tmp_path: Path, make_bot: BotMaker) -> None:
     a, b, c = (make_bot(x, "strength 1") for x in "abc")
     ex = Inline()
-    report = play(request(tmp_path, a, [b, c], max_sets=4, stop="fixed"), ex)
+    report = play(request(tmp_path, a, [b, c], max_sets=9, stop="fixed"), ex)
     # fixed: every set is played, and equal bots score exactly 1/2 per set
     # (the stand-in's luck belongs to the seat, and every bot has every seat).
-    assert report.verdict.state.sets == 4 and len(ex.played) == 24
+    assert report.verdict.state.sets == 9 and len(ex.played) == 54
     assert report.verdict.state.mean == 0.5 and report.verdict.verdict == "not stronger"
 
 

@@ -26,12 +26,12 @@ def gauntlet(*args: object) -> subprocess.CompletedProcess[str]:
 def test_gauntlet_stops_early_with_a_verdict_and_resumes(tmp_path: Path) -> None:
     folder = tmp_path / "g"
     greedy, rnd = ROOT / "sample_bots" / "greedy", ROOT / "sample_bots" / "random"
-    proc = gauntlet(greedy, "--against", rnd, "--dir", folder, "--max-sets", 12, "--seed", 9,
+    proc = gauntlet(greedy, "--against", rnd, "--dir", folder, "--max-sets", 20, "--seed", 9,
                     "--json", *SHORT)
     assert proc.returncode == 0, proc.stderr
     verdict = json.loads(proc.stdout)
     assert verdict["decision"] == "H1" and verdict["verdict"] == "stronger"
-    assert verdict["sets"] < 12 and verdict["matches"] == 3 * verdict["sets"]
+    assert verdict["sets"] < 20 and verdict["matches"] == 3 * verdict["sets"]
     assert verdict["llr"] >= verdict["bounds"][1]
     # The live line: one per complete set, the last with the decision.
     live = [line for line in proc.stderr.splitlines() if line.startswith("sets ")]
@@ -43,14 +43,14 @@ def test_gauntlet_stops_early_with_a_verdict_and_resumes(tmp_path: Path) -> None
     assert verdict["matches"] <= finished <= verdict["matches"] + 4
     assert len(list((folder / "replays").glob("*.jsonl"))) == finished
     # Run again: the stored results decide; nothing is played.
-    again = gauntlet(greedy, "--against", rnd, "--dir", folder, "--max-sets", 12, "--json", *SHORT)
+    again = gauntlet(greedy, "--against", rnd, "--dir", folder, "--max-sets", 20, "--json", *SHORT)
     assert again.returncode == 0, again.stderr
     second = json.loads(again.stdout)
     assert second["played_now"] == 0
     assert {k: v for k, v in second.items() if k != "played_now"} == {
         k: v for k, v in verdict.items() if k != "played_now"}
     # The text verdict names the decision.
-    text = gauntlet(greedy, "--against", rnd, "--dir", folder, "--max-sets", 12, *SHORT)
+    text = gauntlet(greedy, "--against", rnd, "--dir", folder, "--max-sets", 20, *SHORT)
     assert "STRONGER (H1" in text.stdout
 
 

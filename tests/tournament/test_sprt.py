@@ -7,6 +7,7 @@ import math
 import pytest
 
 from arena.tournament.sprt import (
+    MIN_SETS,
     SprtError,
     SprtParams,
     bounds,
@@ -38,34 +39,40 @@ def test_wald_bounds() -> None:
 
 
 def test_llr_by_hand() -> None:
-    # s0 = 0.5, s1 = 0.75. Scores 1, 0.5, 0.75, 0.75: n = 4, mean 0.75,
-    # variance (0.25^2 + 0.25^2 + 0 + 0) / 4 = 0.03125.
-    # LLR = 4 * 0.25 * (1.5 - 1.25) / (2 * 0.03125) = 0.25 / 0.0625 = 4.
-    scores = [1.0, 0.5, 0.75, 0.75]
-    assert llr(scores, 0, ELO_THREE_QUARTERS, 1 / 24) == pytest.approx(4.0)
-    # Mean 0.5 (exactly between nothing and s0): 2*0.5 - 1.25 = -0.25 -> LLR = -4 * ...
-    # scores 0.25, 0.75, 0.5, 0.5: mean 0.5, variance 0.03125 -> 4*0.25*(-0.25)/0.0625 = -4.
-    assert llr([0.25, 0.75, 0.5, 0.5], 0, ELO_THREE_QUARTERS, 1 / 24) == pytest.approx(-4.0)
+    # s0 = 0.5, s1 = 0.75. Scores (1, 0.5, 0.75, 0.75) twice: n = 8, mean 0.75,
+    # squared deviations 4 * 0.0625 = 0.25, variance 0.25 / 7 = 0.0357143.
+    # LLR = 8 * 0.25 * (1.5 - 1.25) / (2 * 0.25 / 7) = 0.5 * 7 / 0.5 = 7.
+    scores = [1.0, 0.5, 0.75, 0.75] * 2
+    assert llr(scores, 0, ELO_THREE_QUARTERS, 1 / 24) == pytest.approx(7.0)
+    # Mean 0.5: 2 * 0.5 - 1.25 = -0.25, the same variance: LLR = -7.
+    assert llr([0.25, 0.75, 0.5, 0.5] * 2, 0, ELO_THREE_QUARTERS, 1 / 24) == pytest.approx(-7.0)
     # No spread: the variance is floored at resolution^2 / 12 = (1/24)^2 / 12 = 1/6912.
-    # Two sets at 0.5: LLR = 2 * 0.25 * (1 - 1.25) / (2 / 6912) = -432.
-    assert llr([0.5, 0.5], 0, ELO_THREE_QUARTERS, 1 / 24) == pytest.approx(-432.0)
-    # Fewer than two sets decide nothing.
-    assert llr([1.0], 0, ELO_THREE_QUARTERS, 1 / 24) == 0.0
+    # Eight sets at 0.5: LLR = 8 * 0.25 * (1 - 1.25) / (2 / 6912) = -0.5 * 3456 = -1728.
+    assert llr([0.5] * 8, 0, ELO_THREE_QUARTERS, 1 / 24) == pytest.approx(-1728.0)
+    # Fewer than MIN_SETS (8) sets decide nothing.
+    assert MIN_SETS == 8 and llr([1.0] * 7, 0, ELO_THREE_QUARTERS, 1 / 24) == 0.0
 
 
 def test_decision_and_state() -> None:
     params = SprtParams(elo0=0, elo1=ELO_THREE_QUARTERS, alpha=0.05, beta=0.05)
     assert decide(4.0, params) == "H1" and decide(-4.0, params) == "H0"
     assert decide(2.9, params) is None
-    # After two sets (1.0, 0.5): mean 0.75, var 0.0625, LLR = 2*0.25*0.25/0.125 = 1: open.
-    # The third (0.75): mean 0.75, var 0.041667, LLR = 3*0.0625/0.083333 = 2.25: open.
-    # The fourth (0.75): LLR 4 (above): H1 after 4 sets. A fifth set in flight changes nothing.
-    s = state([1.0, 0.5, 0.75, 0.75, 0.0], params, 1 / 24)
-    assert s.decision == "H1" and s.sets == 4 and s.llr == pytest.approx(4.0)
+    # (1, 0.25) four times: mean 0.625 = (s0 + s1) / 2, so LLR = 0: open.
+    # A ninth set at 0.75: sum 5.75, mean 0.638889, squared deviations
+    # 4 * 0.361111^2 + 4 * 0.388889^2 + 0.111111^2 = 1.138889, variance / 8 =
+    # 0.142361; LLR = 9 * 0.25 * (1.277778 - 1.25) / (2 * 0.142361) = 0.219512.
+    assert state([1.0, 0.25] * 4, params, 1 / 24).llr == pytest.approx(0.0, abs=1e-12)
+    open_ = state([1.0, 0.25] * 4 + [0.75], params, 1 / 24)
+    assert open_.decision is None and open_.llr == pytest.approx(0.219512, abs=1e-6)
+    # The LLR-7 sets of test_llr_by_hand cross at the 8th; a 9th set in
+    # flight at the decision changes nothing.
+    s = state([1.0, 0.5, 0.75, 0.75] * 2 + [0.0], params, 1 / 24)
+    assert s.decision == "H1" and s.sets == 8 and s.llr == pytest.approx(7.0)
     assert s.mean == pytest.approx(0.75) and s.elo == pytest.approx(ELO_THREE_QUARTERS)
     assert s.elo_low < s.elo < s.elo_high
-    open_ = state([1.0, 0.5, 0.75], params, 1 / 24)
-    assert open_.decision is None and open_.llr == pytest.approx(2.25)
+    # Read once, not sequentially (a fixed number of sets): all of them count.
+    whole = state([1.0, 0.5, 0.75, 0.75] * 2 + [0.0], params, 1 / 24, sequential=False)
+    assert whole.sets == 9 and whole.llr < 7.0
 
 
 def test_bad_parameters() -> None:
