@@ -47,6 +47,7 @@ class CheckOptions:
     startup: float = 15.0
     sandbox: str = "auto"
     options: tuple[tuple[str, object], ...] = ()  # rules overrides (a tournament's, say)
+    pondering: bool = False  # as a tournament's default: paused while others decide
 
 
 @dataclass
@@ -103,7 +104,7 @@ def check_bot(folder: Path, options: CheckOptions = CheckOptions()) -> Check:
             seed=options.seed, rules_preset=options.rules,
             rules_options=(*options.options, ("max_deals", options.deals)),
             time_control=TimeControl(per_move=options.per_move, bank=options.bank,
-                                     startup=options.startup),
+                                     startup=options.startup, pondering=options.pondering),
             # Count every fault but keep playing, so one run shows them all.
             fault_policy=FaultPolicy(mode="strike", max_strikes=1_000_000),
             sandbox=options.sandbox, work_dir=str(work),

@@ -50,6 +50,9 @@ def check(
         str, typer.Option("--sandbox", help="auto | docker | bwrap | process")] = "auto",
     option: Annotated[list[str] | None, typer.Option(
         "--option", help="rules option override NAME=VALUE (repeatable), e.g. a tournament's")] = None,
+    pondering: Annotated[bool, typer.Option(
+        "--pondering", help="let the bots use the CPU while another seat decides "
+        "(default: paused meanwhile, as in tournaments)")] = False,
 ) -> None:
     """Play a short match against random bots and report, line by line,
     whether the bot starts, connects, answers in time, plays legally and
@@ -60,7 +63,7 @@ def check(
     overrides, problem = rules_overrides(option)
     options = CheckOptions(
         rules=rules, deals=deals, seed=seed, per_move=time_per_move, bank=bank,
-        startup=startup, sandbox=sandbox, options=tuple(overrides),
+        startup=startup, sandbox=sandbox, options=tuple(overrides), pondering=pondering,
     )
     players = 0
     if not problem:

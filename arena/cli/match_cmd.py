@@ -62,6 +62,9 @@ def play(
     time_per_move: Annotated[float, typer.Option(
         "--time-per-move", help="seconds per decision (plus the bank)")] = 1.0,
     bank: Annotated[float, typer.Option("--bank", help="time bank in seconds")] = 10.0,
+    pondering: Annotated[bool, typer.Option(
+        "--pondering", help="let bots use the CPU while another seat decides "
+        "(default: each is paused meanwhile, docs/protocol.md)")] = False,
     replay: Annotated[
         Path | None, typer.Option("--replay", help="write the replay (JSON Lines) here")] = None,
     sandbox: Annotated[
@@ -101,7 +104,7 @@ def play(
         seed = secrets.randbelow(2**63)
     spec = MatchSpec(
         match_id=f"play-{seed}", bots=specs, seed=seed, rules_preset=rules,
-        rules_options=tuple(overrides), time_control=TimeControl(per_move=time_per_move, bank=bank),
+        rules_options=tuple(overrides), time_control=TimeControl(per_move=time_per_move, bank=bank, pondering=pondering),
         sandbox=sandbox, transport="tcp" if transport == "tcp" else "unix",
         replay_path=str(replay.resolve()) if replay else "",
         work_dir=str(logs.resolve()) if logs else "",

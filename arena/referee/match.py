@@ -44,6 +44,7 @@ from arena.game import Rules, new_game
 from arena.game.actions import Action, Bid, Pass, Play
 from arena.referee import events
 from arena.referee.launch import start_bot
+from arena.referee.pondering import Pacer
 from arena.referee.replay import REPLAY_VERSION, ReplayWriter
 from arena.referee.seats import DISCONNECTED, Oversized, Seat
 from arena.referee.server import (
@@ -158,6 +159,7 @@ class _Match:
         self._expelling: list[asyncio.Task[None]] = []
         self._closed: set[int] = set()  # seats whose listener `_expel` closed
         self.replay = ReplayWriter(spec.replay_path)
+        self.pacer = Pacer(self.seats, spec.time_control.pondering)
         self.deals: list[DealSummary] = []
         self.n_actions = 0
 
@@ -227,9 +229,11 @@ class _Match:
             game = await self._play()
             result = self._result(game, time.monotonic() - started)
             self.replay.finish()
+            await self.pacer.release()
             await self._send_match_end(result)
             return result
         finally:
+            await self.pacer.release()
             for seat in self.seats:
                 seat.released.set()
             await self._let_bots_exit()
@@ -366,6 +370,7 @@ class _Match:
             ],
             "time_control": asdict(tc), "fault_policy": asdict(fp),
             "transport": self.spec.transport, "sandbox": [s.level for s in self.seats],
+            "pause": [self.pacer.mechanism(s) for s in self.seats],
         })
 
     # ------------------------------------------------------------------ messages
@@ -456,7 +461,9 @@ class _Match:
             seat = self.seats[actor]
             # Fresh: computed when this seat became the one to act.
             before_obs = obs[actor] if seat.playing else None
+            cpu0 = await self.pacer.turn(seat) if seat.playing else None
             action, fault, line, elapsed = await self._decide(seat, before_obs, legal)
+            cpu = self.pacer.used(seat, cpu0)
             # The trick's cards and winner are public facts, the same from any
             # seat's view: take them from the actor's view before the action.
             ref = before_obs
@@ -472,7 +479,7 @@ class _Match:
                 self.replay.write({
                     "type": "action", "n": self.n_actions, "deal": deal_number,
                     "seat": actor, "action": str(action), "time": round(elapsed, 6),
-                    "fault": fault, "note": line,
+                    "cpu": None if cpu is None else round(cpu, 6), "fault": fault, "note": line,
                 })
             self.n_actions += 1
             new_obs, quiet = self._observe_after(game, action, before_obs, obs)
@@ -630,7 +637,8 @@ class _Match:
                 place=place_of[s.index], status="forfeit" if s.forfeited else "ok",
                 decisions=s.decisions, time_total=round(s.time_total, 6), time_max=round(s.time_max, 6),
                 faults=s.fault_counts(), fault_log=tuple(s.fault_log), sandbox=s.level,
-                log_path=s.log_path, moves=s.moves,
+                log_path=s.log_path, moves=s.moves, pause=self.pacer.mechanism(s),
+                cpu_total=self.pacer.totals(s)[0], cpu_max=self.pacer.totals(s)[1],
             )
             for s in self.seats
         )
@@ -651,6 +659,7 @@ class _Match:
             "places": [s.place for s in seats], "statuses": [s.status for s in seats],
             "faults": [dict(s.faults) for s in seats], "fault_log": [list(s.fault_log) for s in seats],
             "decisions": [s.decisions for s in seats], "reason": reason, "duration": result.duration,
+            "cpu": [s.cpu_total for s in seats],
         })
         return result
 

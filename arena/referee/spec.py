@@ -30,12 +30,17 @@ STREAM_GONE: tuple[str, ...] = (GONE_EXITED, GONE_CLOSED, GONE_BEFORE, GONE_STAL
 
 @dataclass(frozen=True)
 class TimeControl:
-    """Per-decision limit plus a Fischer time bank (seconds, referee's monotonic clock)."""
+    """Per-decision limit plus a Fischer time bank (seconds, referee's monotonic clock).
+
+    `pondering`: may a bot use the CPU while another seat decides? False
+    (the default): it is paused meanwhile (arena/referee/pondering.py), so
+    no bot's thinking time is taken by another bot."""
 
     per_move: float = 1.0
     bank: float = 10.0
     increment: float = 0.1
     startup: float = 15.0
+    pondering: bool = False
 
 
 @dataclass(frozen=True)
@@ -82,6 +87,12 @@ class SeatResult:
     sandbox: str = "process"              # level the bot actually ran at
     log_path: str = ""
     moves: int = -1          # decisions answered with a legal action (-1: stored before it was counted)
+    # How the bot was paused while others decided (arena.sandbox.freezer
+    # mechanism, "off" when pondering was allowed), and the CPU seconds its
+    # decisions used (None where its sandbox has no CPU clock).
+    pause: str = "off"
+    cpu_total: float | None = None
+    cpu_max: float | None = None
 
 
 @dataclass(frozen=True)

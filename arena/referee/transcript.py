@@ -36,9 +36,11 @@ def result_lines(result: MatchResult) -> Iterator[str]:
     for s in sorted(result.seats, key=lambda s: (s.place, s.seat)):
         faults = ", ".join(f"{k} {n}" for k, n in s.faults if n) or "no faults"
         avg = s.time_total / s.decisions if s.decisions else 0.0
+        cpu = "" if s.cpu_total is None or s.cpu_max is None or not s.decisions else (
+            f" (CPU avg {s.cpu_total / s.decisions * 1000:.1f} ms, max {s.cpu_max * 1000:.1f} ms)")
         yield (f"  {s.place}. seat {s.seat} {s.bot}@{s.version}: {s.total}  [{s.status}]  "
-               f"{s.decisions} decisions, avg {avg * 1000:.1f} ms, max {s.time_max * 1000:.1f} ms; "
-               f"{faults}; sandbox {s.sandbox}")
+               f"{s.decisions} decisions, avg {avg * 1000:.1f} ms, max {s.time_max * 1000:.1f} ms"
+               f"{cpu}; {faults}; sandbox {s.sandbox}, {_pause_text(s.pause)}")
         for line in s.fault_log:
             yield f"       fault: {line}"
     note = mixed_levels_note(result)
@@ -46,6 +48,15 @@ def result_lines(result: MatchResult) -> Iterator[str]:
         yield note
     if result.replay_path:
         yield f"replay: {result.replay_path}"
+
+
+def _pause_text(mechanism: str) -> str:
+    """How a seat was kept from pondering (arena/referee/pondering.py)."""
+    if mechanism == "off":
+        return "pondering allowed"
+    if mechanism == "none":
+        return "could not be paused"
+    return f"paused by {mechanism}"
 
 
 def mixed_levels_note(result: MatchResult) -> str:

@@ -10,6 +10,7 @@
     handle.stop()     # SIGTERM, grace period, SIGKILL of the whole group / container; idempotent
     handle.cleanup()  # stop() + remove containers, cgroups and temp files; nothing is left behind
     handle.violations # list[str]: limits the sandbox enforced (pids, memory...), for the fault log
+    handle.pauser     # freezer.Pauser: freeze()/thaw() the bot, its CPU seconds, .mechanism
 
 `launch` is synchronous and quick (it returns once the process or container
 is started); `stop`/`cleanup` block up to `stop_grace` + a few seconds, so an
@@ -37,6 +38,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Protocol
+
+from arena.sandbox.freezer import Pauser
 
 LEVELS: tuple[str, ...] = ("docker", "bwrap", "process")  # strongest first
 
@@ -69,6 +72,7 @@ class BotHandle(Protocol):
     level: str
     pid: int | None
     violations: list[str]
+    pauser: Pauser
 
     def poll(self) -> int | None: ...
     def wait(self, timeout: float | None = None) -> int | None: ...

@@ -7,6 +7,13 @@ a cgroup v2 tree with those controllers delegated) every bot gets its own
 group with `pids.max` and a memory limit, joined between fork and exec; the
 group's member list also finds every process of the bot at stop time.
 Where it is not possible the levels fall back to rlimits and a watchdog.
+
+The group is also made in the v1 `freezer` and `cpuacct` hierarchies and,
+on a hybrid machine, in the unified (v2) one: that is what pauses a bot
+while another seat decides and reads its CPU time (freezer.py). Its name
+carries the arena process's pid (`arena-<pid>-<marker>`), so that
+`remove_stale` can tell the groups of a process that died, whose bots may
+still be frozen, from those of a live one.
 """
 
 from __future__ import annotations
@@ -58,6 +65,27 @@ class Cgroup:
                 found.update(int(x) for x in (d / "cgroup.procs").read_text().split())
         return found
 
+    def pauser_dirs(self) -> tuple[Path | None, Path | None, Path | None]:
+        """(unified or v2 group, v1 freezer group, v1 cpuacct group), None where absent."""
+        if self.version == 2:
+            return self.dirs[0], None, None
+        found: dict[str, Path] = {}
+        for d in self.dirs:
+            for name in ("unified", "freezer", "cpuacct"):
+                if d.is_relative_to(ROOT / name):
+                    found[name] = d
+        return found.get("unified"), found.get("freezer"), found.get("cpuacct")
+
+    def thaw(self) -> None:
+        """Thaw the group in every freezer it is in (a frozen v1 task dies of
+        SIGKILL only once thawed; a SIGTERM waits for the thaw everywhere)."""
+        unified, freezer, _ = self.pauser_dirs()
+        for path, word in ((unified, "0"), (freezer, "THAWED")):
+            if path is not None:
+                name = "cgroup.freeze" if word == "0" else "freezer.state"
+                with contextlib.suppress(OSError):
+                    (path / name).write_text(word)
+
     def kill_all(self) -> None:
         for _ in range(20):
             pids = self.pids()
@@ -66,6 +94,7 @@ class Cgroup:
             for pid in pids:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
+            self.thaw()  # after the kill: a thawed task then dies before it runs again
             time.sleep(0.01)
 
     def events(self) -> list[str]:
@@ -112,6 +141,11 @@ def join(procs_files: tuple[str, ...]) -> None:
             os.close(fd)
 
 
+def group_name(marker: str) -> str:
+    """The name of a bot's group: the arena process's pid, then its marker."""
+    return f"arena-{os.getpid()}-{marker}"
+
+
 def create(name: str, limits: Limits) -> Cgroup | None:
     """A new group with limits applied, or None where this machine does not allow it."""
     own = _own_paths()
@@ -125,8 +159,9 @@ def create(name: str, limits: Limits) -> Cgroup | None:
 def _create_v1(name: str, limits: Limits, own: dict[str, str]) -> Cgroup | None:
     made: list[Path] = []
     try:
-        for ctrl, files in (("pids", {"pids.max": str(limits.pids)}),
-                            ("memory", {"memory.limit_in_bytes": str(limits.memory_mb * _MB)})):
+        limited = (("pids", {"pids.max": str(limits.pids)}),
+                   ("memory", {"memory.limit_in_bytes": str(limits.memory_mb * _MB)}))
+        for ctrl, files in limited:
             base = ROOT / ctrl / own.get(ctrl, "/").lstrip("/")
             if not (base / "cgroup.procs").exists():
                 continue
@@ -135,6 +170,17 @@ def _create_v1(name: str, limits: Limits, own: dict[str, str]) -> Cgroup | None:
             made.append(d)
             for fname, value in files.items():
                 (d / fname).write_text(value)
+        # Pausing and the CPU clock (freezer.py): wanted, not required.
+        for ctrl, key in (("freezer", "freezer"), ("cpuacct", "cpuacct"), ("unified", "")):
+            base = ROOT / ctrl / own.get(key, "/").lstrip("/")
+            if not (base / "cgroup.procs").exists():
+                continue
+            d = base / name
+            try:
+                d.mkdir()
+            except OSError:
+                continue
+            made.append(d)
     except OSError:
         Cgroup(tuple(made), 1).remove()
         return None
@@ -164,22 +210,43 @@ def _create_v2(name: str, limits: Limits, own: dict[str, str]) -> Cgroup | None:
     return Cgroup((d,), 2)
 
 
+def _owner_gone(name: str) -> bool:
+    """The group is named after an arena process (`group_name`) that has ended."""
+    parts = name.split("-")
+    if len(parts) != 3 or not parts[1].isdigit():
+        return False  # an older name without the owner: only removed when empty
+    try:
+        os.kill(int(parts[1]), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
 def remove_stale() -> int:
-    """Remove empty `arena-*` groups (a crashed arena process leaves them). Returns how many."""
-    removed = 0
+    """Remove the `arena-*` groups that arena processes which died left: the
+    empty ones, and every group of an owner that is gone, its bots killed
+    (thawed first: a crash may leave them frozen, and at v1 a frozen task
+    does not die of SIGKILL). Returns how many group names were removed."""
     own = _own_paths()
-    bases = [ROOT / c / own.get(c, "/").lstrip("/") for c in ("pids", "memory")]
+    bases = [ROOT / c / own.get(c, "/").lstrip("/") for c in ("pids", "memory", "freezer", "cpuacct")]
+    bases.append(ROOT / "unified" / own.get("", "/").lstrip("/"))
     bases.append(ROOT / own.get("", "/").lstrip("/"))
+    by_name: dict[str, list[Path]] = {}
     for base in bases:
         try:
             children = [d for d in base.iterdir() if d.is_dir() and d.name.startswith("arena-")]
         except OSError:
             continue
         for d in children:
-            try:
-                if not (d / "cgroup.procs").read_text().strip():
-                    d.rmdir()
-                    removed += 1
-            except OSError:
-                pass
+            by_name.setdefault(d.name, []).append(d)
+    removed = 0
+    for name, dirs in sorted(by_name.items()):
+        group = Cgroup(tuple(dirs), 1 if any(d.is_relative_to(ROOT / "pids") for d in dirs) else 2)
+        if group.pids() and not _owner_gone(name):
+            continue
+        group.remove()
+        if not any(d.exists() for d in dirs):
+            removed += 1
     return removed

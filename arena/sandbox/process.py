@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
 
-from arena.sandbox import cgroups, rlimits
+from arena.sandbox import cgroups, freezer, rlimits
 from arena.sandbox.api import Limits, SandboxError
 from arena.sandbox.botfile import BotSpec
 from arena.sandbox.logcap import CappedLog, pipe_chunks
@@ -100,6 +100,10 @@ class ProcessHandle:
         self.violations: list[str] = []   # limits the arena enforced itself, human readable
         self._popen = popen
         self._cgroup = cgroup
+        # Pauses the bot while another seat decides (TimeControl.pondering).
+        self.pauser: freezer.Pauser = freezer.for_dirs(
+            *(cgroup.pauser_dirs() if cgroup is not None else (None, None, None)),
+            fallback_pid=popen.pid)
         self._on_cleanup = list(on_cleanup)
         self._lock = threading.Lock()
         self._stopped = False
@@ -127,6 +131,7 @@ class ProcessHandle:
                 return
             self._stopped = True
         self._done.set()
+        self.pauser.release()  # a frozen bot would hold SIGTERM until the grace ran out
         if self._popen.poll() is None:
             self._signal_group(signal.SIGTERM)
             self.wait(self.limits.stop_grace)
@@ -142,6 +147,8 @@ class ProcessHandle:
             # the group here already (callers that only stop() leave nothing).
             self.violations.extend(self._cgroup.events())
             self._cgroup.remove()
+        if self.pauser.cpu is not None:
+            self.pauser.cpu.close()
 
     def cleanup(self) -> None:
         self.stop()
@@ -187,7 +194,7 @@ def spawn(argv: Sequence[str], *, level: str, cwd: str, env: dict[str, str], log
           on_cleanup: Sequence[Callable[[], None]] = ()) -> ProcessHandle:
     """Start `argv` in its own session with rlimits and a capped log."""
     table = rlimits.rlimit_table(limits, with_nproc=nproc)
-    group = cgroups.create(f"arena-{marker}", limits)
+    group = cgroups.create(cgroups.group_name(marker), limits)
     procs = group.procs_files if group is not None else ()
     Path(log_path).parent.mkdir(parents=True, exist_ok=True)
     prefix = rlimits.exec_prefix(table, procs)

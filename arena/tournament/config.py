@@ -35,7 +35,7 @@ _TOP_KEYS = frozenset({
     "time_control", "faults", "limits",
 })
 _RULES_KEYS_FIXED = frozenset({"preset"})
-_TIME_KEYS = frozenset({"per_move", "bank", "increment", "startup"})
+_TIME_KEYS = frozenset({"per_move", "bank", "increment", "startup", "pondering"})
 _MAY_BE_ZERO = frozenset({"bank", "increment"})
 _FAULT_KEYS = frozenset({"mode", "max_strikes"})
 _LIMIT_FIELDS = {f.name: f for f in dataclasses.fields(Limits)}
@@ -274,9 +274,12 @@ def _parse_rules(value: Any, fail: Any) -> tuple[str, tuple[tuple[str, object], 
 
 
 def _parse_time(value: Any, fail: Any) -> TimeControl:
-    table = _table(value, "time_control", fail)
+    table = dict(_table(value, "time_control", fail))
     _no_unknown(table, _TIME_KEYS, "time_control.", fail)
     values: dict[str, float] = {}
+    pondering = table.pop("pondering", False)
+    if not isinstance(pondering, bool):
+        raise fail("time_control.pondering", f"must be true or false, got {pondering!r}")
     for key in sorted(table):
         v = table[key]
         if isinstance(v, bool) or not isinstance(v, (int, float)):
@@ -290,7 +293,7 @@ def _parse_time(value: Any, fail: Any) -> TimeControl:
         if v > 3600:
             raise fail(f"time_control.{key}", f"must be at most 3600 seconds, got {v!r}")
         values[key] = float(v)
-    return TimeControl(**values)
+    return TimeControl(**values, pondering=pondering)
 
 
 def _parse_faults(value: Any, fail: Any) -> FaultPolicy:
@@ -382,6 +385,8 @@ per_move = 1.0                 # each decision
 bank = 10.0                    # time bank (Fischer); 0 = none
 increment = 0.1                # added to the bank after each decision
 startup = 15.0                 # for a bot to connect
+pondering = false              # false: a bot is paused while another seat decides
+                               # (fair clocks; docs/tournaments.md "Pondering")
 
 [faults]
 mode = "strike"                # strike: a fault plays a default move; forfeit: at once

@@ -26,6 +26,9 @@ def test_valid_config_loads(make_bot, make_tournament) -> None:
     assert config.cpu_slots is False and load_config(make_tournament(bots, name="u")).cpu_slots
     assert config.rules_preset == "standard" and config.rules_options == (("target", 500),)
     assert config.time_control.per_move == 0.5 and config.time_control.bank == 10.0
+    assert config.time_control.pondering is False  # the default: fair clocks
+    assert load_config(make_tournament(bots, name="p", extra='[time_control]\npondering = true\n')
+                       ).time_control.pondering is True
     assert config.fault_policy.mode == "forfeit"
     assert [Path(p).name for p in config.bot_paths] == ["a", "b", "c"]
 
@@ -45,6 +48,7 @@ def test_valid_config_loads(make_bot, make_tournament) -> None:
     ("", "players = 4", "key 'rules.players'"),
     ("[time_control]\nper_move = -1", "", "key 'time_control.per_move': must be > 0 seconds"),
     ("[time_control]\nper_mov = 1", "", "key 'time_control.per_mov': unknown key"),
+    ("[time_control]\npondering = 1", "", "key 'time_control.pondering': must be true or false, got 1"),
     ("[faults]\nmode = \"explode\"", "", "key 'faults.mode'"),
     ("[faults]\nmax_strikes = true", "", "key 'faults.max_strikes'"),
     ("[limits]\nmemory = 64", "", "key 'limits.memory': unknown key (did you mean 'memory_mb'?)"),
