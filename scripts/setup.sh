@@ -9,9 +9,13 @@ need_pkgs=()
 command -v bwrap >/dev/null 2>&1 || need_pkgs+=(bubblewrap)
 command -v dockerd >/dev/null 2>&1 || need_pkgs+=(docker.io)
 command -v debootstrap >/dev/null 2>&1 || need_pkgs+=(debootstrap)
+# The stdio sample bot (sample_bots/jq) and the arena-shell image: jq, sh, awk.
+command -v jq >/dev/null 2>&1 || need_pkgs+=(jq)
+command -v dash >/dev/null 2>&1 || need_pkgs+=(dash)
+command -v mawk >/dev/null 2>&1 || need_pkgs+=(mawk)
 . scripts/apt_install.sh
 # Not root: the stronger sandboxes are unavailable (said), the rest works.
-apt_install setup "stronger sandboxes will be unavailable" ${need_pkgs[@]+"${need_pkgs[@]}"} \
+apt_install setup "stronger sandboxes (and the jq sample bot) will be unavailable" ${need_pkgs[@]+"${need_pkgs[@]}"} \
   || [ $? = 1 ]
 
 if [ ! -x .venv/bin/python ]; then

@@ -81,6 +81,8 @@ def check_bot(folder: Path, options: CheckOptions = CheckOptions()) -> Check:
         report.failed(f"bot.toml: {exc}")
         return report
     command = " ".join(bot.run) if bot.run else f"image {bot.image}"
+    if bot.protocol == "stdio":
+        command += " (protocol stdio: JSON lines, through the arena's bridge)"
     report.passed(f"bot.toml is valid: {bot.name} {bot.version} ({bot.language}), run: {command}")
     missing = _missing_program(bot)
     if missing:

@@ -21,9 +21,9 @@ def levels() -> None:
         detail = ""
         if level == "docker" and level in have:
             from arena.sandbox import docker_level
-            from arena.sandbox.images import NODE_IMAGE, PYTHON_IMAGE
+            from arena.sandbox.images import NODE_IMAGE, PYTHON_IMAGE, SHELL_IMAGE
 
-            imgs = [i for i in (PYTHON_IMAGE, NODE_IMAGE) if docker_level.image_present(i)]
+            imgs = [i for i in (PYTHON_IMAGE, NODE_IMAGE, SHELL_IMAGE) if docker_level.image_present(i)]
             detail = f" (images: {', '.join(imgs) or 'none; run `arena sandbox build-images`'})"
         typer.echo(f"{level:8} {state}{detail}")
     typer.echo(f"auto     -> {have[0] if have else 'none'} (for a bot that can run there)")

@@ -5,6 +5,8 @@
     language = "python"          # required: free text (python, javascript, c++, ...)
     run = "python3 bot.py"       # command, run in the bot's folder (string, shell-split, or list)
     image = "arena-python:1"     # optional: Docker image for the docker level
+    protocol = "grpc"            # optional: "grpc" (default) or "stdio" (JSON lines on
+                                 # stdin/stdout, through the arena's bridge: arena/bridge/stdio.py)
     description = "..."          # optional
 
 At least one of `run` and `image` is required. At the process and bwrap
@@ -25,7 +27,12 @@ from pathlib import Path
 
 _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 _VERSION = re.compile(r"^[A-Za-z0-9_.+#-]{1,32}$")  # version and language
-_KNOWN_KEYS = frozenset({"name", "version", "language", "run", "image", "description"})
+_KNOWN_KEYS = frozenset({"name", "version", "language", "run", "image", "protocol",
+                         "description"})
+PROTOCOLS = ("grpc", "stdio")
+# How a stdio bot is started: the bridge (the arena's own code, run by the
+# arena's interpreter: `python3` at every level) runs the bot's command.
+BRIDGE = ("python3", "-m", "arena.bridge.stdio")
 # Files never part of a bot's identity (build output, caches, VCS).
 _IGNORED_DIRS = frozenset({"__pycache__", ".git", ".mypy_cache", ".pytest_cache"})
 
@@ -45,11 +52,20 @@ class BotSpec:
     run: tuple[str, ...] = ()     # argv, relative to the bot's folder
     image: str = ""               # docker image, "" if none
     description: str = ""
+    protocol: str = "grpc"        # "grpc" | "stdio" (see PROTOCOLS)
     content_hash: str = ""        # sha256 of the folder's files (see folder_hash)
 
     @property
     def label(self) -> str:
         return f"{self.name}@{self.version}"
+
+    @property
+    def argv(self) -> tuple[str, ...]:
+        """The command the sandbox starts, in the bot's folder: `run`, or for
+        a stdio bot the bridge, which starts `run` itself."""
+        if self.protocol == "stdio":
+            return (*BRIDGE, "--name", self.name, "--version", self.version, "--", *self.run)
+        return self.run
 
 
 def load_bot(folder: str | os.PathLike[str], *, hashed: bool = True) -> BotSpec:
@@ -103,6 +119,10 @@ def load_bot(folder: str | os.PathLike[str], *, hashed: bool = True) -> BotSpec:
                            "digits, _ . + # -")
     image = text("image", False, 200)
     description = text("description", False, 2000)
+    protocol = text("protocol", False, 16) or "grpc"
+    if protocol not in PROTOCOLS:
+        raise BotFileError(f"{toml_path}: key 'protocol' = {protocol!r}: expected "
+                           + " or ".join(repr(p) for p in PROTOCOLS))
 
     run: tuple[str, ...] = ()
     if "run" in data:
@@ -120,10 +140,13 @@ def load_bot(folder: str | os.PathLike[str], *, hashed: bool = True) -> BotSpec:
             raise BotFileError(f"{toml_path}: key 'run' is empty")
     if not run and not image:
         raise BotFileError(f"{toml_path}: needs 'run' (a command) or 'image' (a Docker image)")
+    if protocol == "stdio" and not run:
+        raise BotFileError(f"{toml_path}: key 'run' is required with protocol = \"stdio\" "
+                           "(the bridge starts that command)")
 
     return BotSpec(
         name=name, version=version, language=language, path=str(root), run=run,
-        image=image, description=description, content_hash=folder_hash(root) if hashed else "",
+        image=image, description=description, protocol=protocol, content_hash=folder_hash(root) if hashed else "",
     )
 
 

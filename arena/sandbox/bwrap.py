@@ -131,7 +131,7 @@ def launch_bwrap(bot: BotSpec, env: dict[str, str], socket_dir: str, log_path: s
     open_socket_to(socket_dir, env.get("ARENA_ADDRESS", ""))
     marker = uuid.uuid4().hex
     full_env = base_env("bwrap", marker) | dict(env)
-    argv = bwrap_argv(list(bot.run), bot_dir=bot.path, socket_dir=socket_dir, limits=limits,
+    argv = bwrap_argv(list(bot.argv), bot_dir=bot.path, socket_dir=socket_dir, limits=limits,
                       uid=next_uid())
     return spawn(argv, level="bwrap", cwd="/", env=full_env, log_path=log_path, limits=limits,
                  marker=marker, nproc=True, watchdog=True)

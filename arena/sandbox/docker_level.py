@@ -287,7 +287,7 @@ def launch_docker(bot: BotSpec, env: dict[str, str], socket_dir: str, log_path: 
     container = None
     try:
         container = client().containers.create(
-            image, command=list(bot.run) or None, init=True,
+            image, command=list(bot.argv) or None, init=True,
             network_mode="none", read_only=True,
             tmpfs={"/tmp": f"size={limits.tmpfs_mb}m,mode=1777,nosuid,nodev"},
             mem_limit=f"{limits.memory_mb}m", memswap_limit=f"{limits.memory_mb}m",

@@ -31,6 +31,10 @@ from typing import Any
 RECIPE_VERSION = 2  # bump when the way images are assembled changes
 PYTHON_IMAGE = "arena-python:1"
 NODE_IMAGE = "arena-node:1"
+SHELL_IMAGE = "arena-shell:1"
+# The shell image: the Python image (the stdio bridge runs on it) plus these
+# programs of this machine, for bots written in sh, jq or awk.
+SHELL_TOOLS = (("dash", "/bin/sh"), ("jq", "/usr/bin/jq"), ("mawk", "/usr/bin/awk"))
 SITE_DIR = "/opt/arena/site-packages"
 _DYNLOAD_SKIP = ("_test", "_ctypes_test", "_xx", "xx", "_tkinter")
 _STDLIB_SKIP = frozenset({"site-packages", "dist-packages", "test", "tests", "idlelib", "tkinter",
@@ -131,7 +135,7 @@ def _module_dir(name: str) -> Path:
     return Path(file).resolve().parent
 
 
-def python_recipe() -> Recipe:
+def python_recipe(repository: str = "arena-python") -> Recipe:
     """The arena's own interpreter relocated to /usr/local, plus grpc, protobuf
     and the arena package.
 
@@ -140,7 +144,7 @@ def python_recipe() -> Recipe:
     (PEP 552), so a read-only container starts without compiling and the image
     has a few hundred files instead of thousands: vfs copies files one by one.
     Packages with extension modules (grpc, protobuf) stay plain folders."""
-    r = Recipe("arena-python")
+    r = Recipe(repository)
     exe = Path(sys.executable).resolve()
     stdlib = Path(os.__file__).resolve().parent
     ver = f"{sys.version_info.major}.{sys.version_info.minor}"
@@ -182,6 +186,27 @@ def python_recipe() -> Recipe:
              "HOME": "/tmp"}
     r.digest()  # snapshot the inputs now
     return r
+
+
+def shell_recipe() -> Recipe:
+    """The Python image plus sh (dash), jq and awk (mawk) with their shared
+    libraries: for stdio bots (bot.toml `protocol = "stdio"`) in a shell
+    language, whose bridge needs the arena's Python beside them."""
+    r = python_recipe("arena-shell")
+    for name, dest in SHELL_TOOLS:
+        found = shutil.which(name)
+        if found is None:
+            raise ImageBuildError(f"shell image: no `{name}` on this machine")
+        exe = str(Path(found).resolve())
+        r.add_file(exe, dest)
+        r.needs_libraries.append(exe)
+    r._digest = ""  # python_recipe took it without these files
+    r.digest()
+    return r
+
+
+def shell_tools_present() -> bool:
+    return all(shutil.which(name) for name, _ in SHELL_TOOLS)
 
 
 def _skip_site(p: Path) -> bool:
@@ -332,4 +357,6 @@ def build_all(client: Any = None, force: bool = False) -> dict[str, str]:
     built = {PYTHON_IMAGE: build(python_recipe(), PYTHON_IMAGE, client, force)}
     if shutil.which("node") is not None:
         built[NODE_IMAGE] = build(node_recipe(), NODE_IMAGE, client, force)
+    if shell_tools_present():
+        built[SHELL_IMAGE] = build(shell_recipe(), SHELL_IMAGE, client, force)
     return built

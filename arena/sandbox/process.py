@@ -242,6 +242,6 @@ def launch_process(bot: BotSpec, env: dict[str, str], socket_dir: str, log_path:
     marker = uuid.uuid4().hex
     home = tempfile.mkdtemp(prefix=f"arena-{bot.name}-")
     full_env = base_env("process", marker) | dict(env) | {"HOME": home, "TMPDIR": home}
-    return spawn(bot.run, level="process", cwd=bot.path, env=full_env, log_path=log_path,
+    return spawn(bot.argv, level="process", cwd=bot.path, env=full_env, log_path=log_path,
                  limits=limits, marker=marker, nproc=False, watchdog=True,
                  on_cleanup=[partial(shutil.rmtree, home, ignore_errors=True)])
