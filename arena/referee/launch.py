@@ -12,7 +12,8 @@ import signal
 import time
 from collections.abc import Mapping
 
-from arena.sandbox import launch
+from arena.referee.hosted import HOSTED_LEVEL, hosted_key, start_hosted
+from arena.sandbox import launch, resolve_level
 from arena.sandbox.api import BotHandle, Limits
 from arena.sandbox.botfile import BotSpec
 from arena.sandbox.process import live_processes
@@ -22,9 +23,20 @@ def start_bot(
     bot: BotSpec, level: str, env: Mapping[str, str], socket_dir: str, log_path: str,
     limits: Limits | None = None, match_id: str = "",
 ) -> BotHandle:
-    """Start `bot` at `level` ("auto" = strongest available). Raises SandboxError."""
+    """Start `bot` at `level` ("auto" = strongest available). Raises SandboxError.
+    A hosted seat (arena.referee.hosted) is started by its host, at no level."""
+    if hosted_key(bot) is not None:
+        return start_hosted(bot, env)
     return launch(bot, level, env=dict(env), socket_dir=socket_dir, log_path=log_path,
                   limits=limits or Limits(), match_id=match_id)
+
+
+def seat_level(requested: str, bot: BotSpec) -> str:
+    """The level `start_bot` will start `bot` at (arena.sandbox.resolve_level,
+    or HOSTED_LEVEL for a hosted seat)."""
+    if hosted_key(bot) is not None:
+        return HOSTED_LEVEL
+    return resolve_level(requested, bot)
 
 
 def _signal_group(pgid: int, sig: signal.Signals) -> None:

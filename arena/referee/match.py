@@ -43,7 +43,7 @@ from google.protobuf.message import DecodeError
 from arena.game import Rules, new_game
 from arena.game.actions import Action, Bid, Pass, Play
 from arena.referee import events
-from arena.referee.launch import start_bot
+from arena.referee.launch import seat_level, start_bot
 from arena.referee.pondering import Pacer
 from arena.referee.replay import REPLAY_VERSION, ReplayWriter
 from arena.referee.seats import DISCONNECTED, Oversized, Seat
@@ -65,7 +65,6 @@ from arena.referee.spec import (
     SeatResult,
 )
 from arena.sandbox.api import SandboxError, SandboxUnavailable
-from arena.sandbox.levels import resolve_level
 from arena.wire import codec
 from arena.wire.codec import pb
 
@@ -148,7 +147,8 @@ class _Match:
         self.rules = rules
         self.policy = spec.fault_policy
         self.seats = [
-            Seat(i, bot, secrets.token_urlsafe(24), spec.time_control) for i, bot in enumerate(spec.bots)
+            Seat(i, bot, secrets.token_urlsafe(24), spec.seat_time_control(i))
+            for i, bot in enumerate(spec.bots)
         ]
         self.refusals = Refusals()
         # One server and socket per seat (arena/referee/server.py).
@@ -311,7 +311,7 @@ class _Match:
         # its socket while the others' containers are still starting.
         for seat in self.seats:
             try:
-                seat.level = await asyncio.to_thread(resolve_level, self.spec.sandbox, seat.bot)
+                seat.level = await asyncio.to_thread(seat_level, self.spec.sandbox, seat.bot)
             except SandboxError:
                 seat.level = "none"  # it will not start (launch says why)
         # Every launch finishes first, so that `run` stops all the bots started.
@@ -323,7 +323,7 @@ class _Match:
             raise MatchSetupError(f"sandbox: {unavailable[0]}")
 
     async def _await_connections(self) -> None:
-        deadline = time.monotonic() + self.spec.time_control.startup
+        started = time.monotonic()
         while True:
             waiting = [s for s in self.seats if not s.claimed and not s.forfeited]
             if not waiting:
@@ -332,13 +332,14 @@ class _Match:
                 code = seat.handle.poll() if seat.handle is not None else None
                 if code is not None:
                     seat.record_fault("crash", f"exited with status {code} before connecting", self.policy)
-            if time.monotonic() >= deadline:
-                for seat in waiting:
-                    if not seat.forfeited:
-                        seat.forfeit_now(
-                            "timeout", f"did not connect within {self.spec.time_control.startup:g}s")
-                        self._expel(seat)
-                return
+            now = time.monotonic()
+            late = [s for s in waiting if now >= started + s.time_control.startup]
+            for seat in late:
+                if not seat.forfeited:
+                    seat.forfeit_now("timeout", f"did not connect within {seat.time_control.startup:g}s")
+                    self._expel(seat)
+            if late:
+                continue
             waits = [asyncio.ensure_future(s.connected.wait()) for s in waiting]
             await asyncio.wait(waits, timeout=0.05, return_when=asyncio.FIRST_COMPLETED)
             for w in waits:
@@ -369,6 +370,8 @@ class _Match:
                 for s in self.seats
             ],
             "time_control": asdict(tc), "fault_policy": asdict(fp),
+            **({"seat_time_controls": {str(i): asdict(t) for i, t in self.spec.seat_time}}
+               if self.spec.seat_time else {}),
             "transport": self.spec.transport, "sandbox": [s.level for s in self.seats],
             "pause": [self.pacer.mechanism(s) for s in self.seats],
         })
@@ -397,11 +400,11 @@ class _Match:
                 seat.post(self._with_pending(seat, msg, msg.deal_result))
 
     async def _send_match_start(self) -> None:
-        tc = self.spec.time_control
         rules_pb = codec.rules_to_pb(self.rules.preset, self.rules.options_text())
         infos = [pb.SeatInfo(seat=s.index, name=s.bot.name, version=s.bot.version) for s in self.seats]
         for seat in self.seats:
             if seat.playing:
+                tc = seat.time_control  # its own (a person's may differ from the bots')
                 msg = pb.RefereeMessage(match_start=pb.MatchStart(
                     protocol_version=PROTOCOL_VERSION, match_id=self.spec.match_id, seat=seat.index,
                     seats=infos, rules=rules_pb, time_control=pb.TimeControl(
@@ -519,7 +522,7 @@ class _Match:
             line = f"decision {seat.seq}: {_gone_why(seat)}"
             self._fault(seat, "crash", line)
             return default_action(legal), "crash", line, 0.0
-        tc = self.spec.time_control
+        tc = seat.time_control
         seat.seq += 1
         seq = seat.seq
         limit = tc.per_move + seat.bank
@@ -600,7 +603,7 @@ class _Match:
         # A faulty answer still spent its time: overtime comes out of the bank
         # as for a good one (no increment), or a bot could think on its bank
         # for free and then send garbage.
-        overtime = elapsed - self.spec.time_control.per_move
+        overtime = elapsed - seat.time_control.per_move
         if overtime > 0:
             seat.bank = max(0.0, seat.bank - overtime)
         seat.decisions += 1

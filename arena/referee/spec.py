@@ -69,6 +69,16 @@ class MatchSpec:
     fault_logs_dir: str = ""
     transport: Literal["unix", "tcp"] = "unix"
     limits: Limits = field(default_factory=Limits)  # resource limits for every bot of the match
+    # Seats with a time control of their own, (seat, control): a person's
+    # seat is given minutes where bots get a second (arena/web/human).
+    seat_time: tuple[tuple[int, TimeControl], ...] = ()
+
+    def seat_time_control(self, seat: int) -> TimeControl:
+        """The time control `seat` plays under: its own, else the match's."""
+        for index, control in self.seat_time:
+            if index == seat:
+                return control
+        return self.time_control
 
 
 @dataclass(frozen=True)
