@@ -17,6 +17,10 @@ command -v mawk >/dev/null 2>&1 || need_pkgs+=(mawk)
 # Not root: the stronger sandboxes are unavailable (said), the rest works.
 apt_install setup "stronger sandboxes (and the jq sample bot) will be unavailable" ${need_pkgs[@]+"${need_pkgs[@]}"} \
   || [ $? = 1 ]
+# Debian's chromium for the browser tests (Playwright drives it; it downloads no browser).
+if ! command -v chromium >/dev/null 2>&1; then
+  apt_install setup "the browser tests will be skipped" chromium || [ $? = 1 ]
+fi
 
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv

@@ -7,6 +7,7 @@ import json
 import secrets
 import signal
 import tempfile
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -21,13 +22,16 @@ if TYPE_CHECKING:  # imported lazily at run time: the CLI starts often
 replay_app = typer.Typer(help="Replays of matches (JSON Lines).", no_args_is_help=True)
 
 
-async def _play_until_sigterm(spec: MatchSpec, terminated: list[bool]) -> MatchResult:
+async def _play_until_sigterm(spec: MatchSpec, terminated: list[bool],
+                              match: Callable[[MatchSpec], Awaitable[MatchResult]] | None = None,
+                              ) -> MatchResult:
     """The match; SIGTERM cancels it as asyncio does on Ctrl-C, so that its
     cleanup stops the bots and drops its unfinished replay (a plain SIGTERM
     would leave both). A loop handler, not SIGINT raised at ourselves: a
     background job (CI, nohup) starts with SIGINT ignored."""
     from arena.referee.match import play_match
 
+    play = match or play_match
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     assert task is not None
@@ -39,9 +43,9 @@ async def _play_until_sigterm(spec: MatchSpec, terminated: list[bool]) -> MatchR
     try:
         loop.add_signal_handler(signal.SIGTERM, stop)
     except (ValueError, RuntimeError, NotImplementedError):  # not the main thread: no handler
-        return await play_match(spec)
+        return await play(spec)
     try:
-        return await play_match(spec)
+        return await play(spec)
     finally:
         loop.remove_signal_handler(signal.SIGTERM)
 
@@ -52,7 +56,8 @@ def _fail(message: str) -> typer.Exit:
 
 
 def play(
-    bots: Annotated[list[Path], typer.Argument(help="bot folders (with bot.toml), in seat order")],
+    bots: Annotated[list[Path], typer.Argument(
+        help="bot folders (with bot.toml), in seat order; `human` or `human:NAME` for a person")],
     rules: Annotated[
         str, typer.Option("--rules", help="rules preset (see `arena rules list`)")] = "standard",
     option: Annotated[list[str] | None, typer.Option(
@@ -74,6 +79,17 @@ def play(
     logs: Annotated[
         Path | None, typer.Option("--logs", help="keep the bots' logs in this folder")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+    human_time: Annotated[float, typer.Option(
+        "--human-time", help="a person's seconds per decision (plus --human-bank)")] = 60.0,
+    human_bank: Annotated[float, typer.Option("--human-bank", help="a person's time bank")] = 120.0,
+    grace: Annotated[float, typer.Option(
+        "--grace", help="seconds a person who closed the page has to come back")] = 60.0,
+    host: Annotated[str, typer.Option(
+        "--host", help="address the human seats' pages are served on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(
+        "--port", min=0, max=65535, help="port of those pages (0: any free one)")] = 0,
+    open_page: Annotated[bool, typer.Option(
+        "--open/--no-open", help="open a person's page in the browser, where there is one")] = True,
 ) -> None:
     """Run one match between bots and print the deal-by-deal summary and the result."""
     from arena.referee.match import MatchSetupError, RulesChoiceError, build_rules
@@ -89,14 +105,25 @@ def play(
     if problem:
         raise _fail(problem)
     problem = (seconds_problem("--time-per-move", time_per_move)
-               or seconds_problem("--bank", bank, zero_ok=True))
+               or seconds_problem("--bank", bank, zero_ok=True)
+               or seconds_problem("--human-time", human_time)
+               or seconds_problem("--human-bank", human_bank, zero_ok=True)
+               or seconds_problem("--grace", grace, zero_ok=True))
     if problem:
         raise _fail(problem)
     if transport == "tcp" and sandbox != "process":
         raise _fail(f"--transport tcp needs --sandbox process: bots at the bwrap and docker levels "
                     f"have no network (--sandbox is {sandbox!r})")
+    from arena.cli.people import human_seats
+    from arena.referee.hosted import hosted_bot
+
+    people, problem = human_seats([str(b) for b in bots])
+    if problem:
+        raise _fail(problem)
     try:
-        specs = tuple(load_bot(b) for b in bots)
+        # A person's seat is filled by its bridge when the match starts (arena.web.human).
+        specs = tuple(hosted_bot(people[i], "") if i in people else load_bot(b)
+                      for i, b in enumerate(bots))
     except BotFileError as exc:
         raise _fail(str(exc)) from None
     if seed is None:
@@ -134,8 +161,16 @@ def play(
         except OSError as exc:
             raise _fail(f"--replay {replay}: cannot write there: {exc.strerror}") from None
     terminated: list[bool] = []
+    match = None
+    if people:
+        from arena.cli.people import play_people
+
+        human_tc = TimeControl(per_move=human_time, bank=human_bank, increment=0.0)
+
+        def match(s: MatchSpec) -> Awaitable[MatchResult]:
+            return play_people(s, people, host, port, human_tc, grace, open_page)
     try:
-        result = asyncio.run(_play_until_sigterm(spec, terminated))
+        result = asyncio.run(_play_until_sigterm(spec, terminated, match))
     except (MatchSetupError, ValueError, OSError) as exc:
         raise _fail(str(exc)) from None
     except (KeyboardInterrupt, asyncio.CancelledError):

@@ -35,6 +35,10 @@ def _run(*args: str) -> tuple[int, str, str]:
     (["play", RANDOM, RANDOM, RANDOM, "--replay", str(ROOT / "README.md" / "m.jsonl")],
      "--replay"),
     (["play", RANDOM, RANDOM, RANDOM, "--logs", str(ROOT / "README.md")], "--logs"),
+    (["play", "human:bad name", RANDOM, RANDOM], "seat 0 'human:bad name': a person's name"),
+    (["play", "human:ann", "human:ann", RANDOM], "two people are called 'ann'"),
+    (["play", "human", RANDOM, RANDOM, "--grace", "-1"], "--grace -1"),
+    (["play", "human", RANDOM, RANDOM, "--human-time", "0"], "--human-time 0"),
 ])
 def test_bad_input_is_one_clear_line_and_exit_2(args: list[str], message: str) -> None:
     code, out, err = _run(*args)

@@ -1,0 +1,57 @@
+"""Human seats of `arena play`: `human` or `human:NAME` in place of a bot folder."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import webbrowser
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import typer
+
+if TYPE_CHECKING:
+    from arena.referee.spec import MatchResult, MatchSpec, TimeControl
+    from arena.web.human.seat import HumanSeat
+
+_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+
+
+def human_seats(args: Sequence[str]) -> tuple[dict[int, str], str]:
+    """The seats given as `human[:NAME]` -> their names, and a problem ("" if none).
+    A bot folder called `human` is given as `./human`."""
+    people: dict[int, str] = {}
+    for i, arg in enumerate(args):
+        if arg != "human" and not arg.startswith("human:"):
+            continue
+        name = arg.partition(":")[2] or ("human" if args.count("human") == 1 else f"human{i}")
+        if not _NAME.match(name):
+            return {}, (f"seat {i} {arg!r}: a person's name is 1 to 64 letters, digits, '_', '.' "
+                        "or '-'")
+        if name in people.values():
+            return {}, f"seat {i} {arg!r}: two people are called {name!r}"
+        people[i] = name
+    return people, ""
+
+
+def can_open_browser() -> bool:
+    """A graphical browser can be opened here (never a text browser in this terminal)."""
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+async def play_people(spec: MatchSpec, people: dict[int, str], host: str, port: int,
+                      time_control: TimeControl, grace: float, open_page: bool) -> MatchResult:
+    from arena.web.human.play import play_with_people
+
+    def ready(links: list[tuple[HumanSeat, str]]) -> None:
+        for seat, url in links:
+            typer.echo(f"seat {seat.seat} ({seat.name}): open {url}")
+        typer.echo("the match starts when every person has opened their link (Ctrl-C stops)")
+        if open_page and len(links) == 1 and can_open_browser():
+            webbrowser.open(links[0][1])
+
+    return await play_with_people(spec, people, host=host, port=port, time_control=time_control,
+                                  grace=grace, on_ready=ready)

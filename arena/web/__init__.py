@@ -1,0 +1,1 @@
+"""`arena serve`: pages, replay player, live tournaments, human seats and the lobby."""

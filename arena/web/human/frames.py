@@ -1,0 +1,47 @@
+"""What a person's browser is sent: the seat's gRPC messages as JSON text.
+
+A referee message becomes one frame, `{"type": "referee", "message": M}`,
+where M is the protobuf JSON mapping of the RefereeMessage exactly as the
+seat's stream carried it (field names as in the .proto, unset scalars
+shown). The bridge adds nothing taken from elsewhere: the page draws the
+table from the observation the referee sent, highlights the legal actions
+the referee listed, and JavaScript decides nothing a seat may see
+(DESIGN.md "Seeing and playing"). The bridge's own frames (`notice`,
+`clock`, `closed`) carry no cards.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from google.protobuf import json_format
+
+from arena.wire.codec import pb
+
+
+def dumps(frame: dict[str, Any]) -> str:
+    """One frame as compact, key-sorted JSON: equal frames are equal text."""
+    return json.dumps(frame, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+
+def referee_frame(data: bytes) -> tuple[pb.RefereeMessage, str]:
+    """The message parsed from the stream's bytes and its frame's text."""
+    msg = pb.RefereeMessage.FromString(data)
+    body = json_format.MessageToDict(
+        msg, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
+    return msg, dumps({"type": "referee", "message": body})
+
+
+def notice(text: str, level: str = "info") -> str:
+    return dumps({"type": "notice", "level": level, "text": text})
+
+
+def clock(seq: int, left: float) -> str:
+    """The time left on the decision now waiting, for a page that (re)joins
+    while it waits (a live page counts down from the request's arrival)."""
+    return dumps({"type": "clock", "seq": str(seq), "left_s": round(max(0.0, left), 3)})
+
+
+def closed(why: str) -> str:
+    return dumps({"type": "closed", "why": why})

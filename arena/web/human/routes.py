@@ -1,0 +1,176 @@
+"""The pages and the socket of human seats (Starlette routes).
+
+    GET  /join/{secret}                   a join link: single use; sets the seat's
+                                          cookie and redirects to the seat's page
+    GET  /game/{game}/seat/{seat}         the seat's page (needs the cookie)
+    WS   /game/{game}/seat/{seat}/socket  the seat's frames out, its actions in
+    GET  /human/static/...                the page's script and style
+
+`Tables` maps game ids to their human seats; `arena play` has one game, the
+lobby many. A refused request gets a short error page and one log line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from arena.web.human.seat import HumanSeat
+
+log = logging.getLogger("arena.web.human")
+
+HERE = Path(__file__).parent
+TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
+MESSAGE_LIMIT = 4096          # bytes of one message from a page
+
+
+class Tables:
+    """The human seats this server serves, by game id and seat number."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, dict[int, HumanSeat]] = {}
+
+    def add(self, game: str, seats: list[HumanSeat]) -> None:
+        self._games[game] = {s.seat: s for s in seats}
+
+    def remove(self, game: str) -> None:
+        self._games.pop(game, None)
+
+    def get(self, game: str, seat: int) -> HumanSeat | None:
+        return self._games.get(game, {}).get(seat)
+
+    def all(self) -> Iterator[tuple[str, HumanSeat]]:
+        for game, seats in list(self._games.items()):
+            for seat in seats.values():
+                yield game, seat
+
+
+def cookie_name(game: str, seat: int) -> str:
+    return f"arena_seat_{game}_{seat}"
+
+
+def seat_path(game: str, seat: int) -> str:
+    return f"/game/{game}/seat/{seat}"
+
+
+def error_page(request: Request, status: int, message: str) -> Response:
+    return TEMPLATES.TemplateResponse(request, "error.html", {"status": status, "message": message},
+                                      status_code=status)
+
+
+def _peer(conn: Request | WebSocket) -> str:
+    return f"{conn.client.host}:{conn.client.port}" if conn.client else "?"
+
+
+def human_routes(tables: Tables, title: Callable[[str], str] | None = None) -> list[BaseRoute]:
+    """The routes of human seats over `tables`; `title(game)` names a game on its page."""
+
+    def find(request: Request | WebSocket) -> tuple[str, HumanSeat | None]:
+        game = str(request.path_params["game"])
+        seat = request.path_params["seat"]
+        return game, tables.get(game, int(seat))
+
+    async def join(request: Request) -> Response:
+        secret = str(request.path_params["secret"])
+        for game, seat in tables.all():
+            session = seat.use_join(secret, _peer(request))
+            if session is not None:
+                response = RedirectResponse(seat_path(game, seat.seat), status_code=303)
+                response.set_cookie(cookie_name(game, seat.seat), session, httponly=True,
+                                    samesite="lax", path=seat_path(game, seat.seat))
+                return response
+            if seat.refused_joins and _same(secret, seat.join_secret):
+                return error_page(request, 403, "This join link was used already: a join link "
+                                  "admits one browser. Ask for a new seat.")
+        log.warning("refused a join link that belongs to no seat (from %s)", _peer(request))
+        return error_page(request, 404, "No seat has this join link (the game may be over).")
+
+    async def page(request: Request) -> Response:
+        game, seat = find(request)
+        if seat is None:
+            return error_page(request, 404, f"No seat {request.path_params['seat']} in game {game!r}.")
+        if not seat.admits(request.cookies.get(cookie_name(game, seat.seat))):
+            log.warning("seat %d of %s: refused a page without the seat's cookie (from %s)",
+                        seat.seat, game, _peer(request))
+            return error_page(request, 403, "This seat belongs to the browser that opened its join link.")
+        return TEMPLATES.TemplateResponse(request, "seat.html", {
+            "game": game, "seat": seat.seat, "name": seat.name,
+            "title": title(game) if title else game,
+            "socket": seat_path(game, seat.seat) + "/socket",
+        })
+
+    async def socket(ws: WebSocket) -> None:
+        game, seat = find(ws)
+        origin = ws.headers.get("origin")
+        if seat is None or not seat.admits(ws.cookies.get(cookie_name(game, ws.path_params["seat"]))):
+            log.warning("refused a seat socket without the seat's cookie (from %s)", _peer(ws))
+            await ws.close(code=4403)
+            return
+        if origin is not None and origin.split("://", 1)[-1] != ws.headers.get("host"):
+            log.warning("seat %d of %s: refused a socket opened from another site (%s)",
+                        seat.seat, game, origin[:100])
+            await ws.close(code=4403)
+            return
+        await ws.accept()
+        reader = _Reader(ws, seat)
+        task = asyncio.get_running_loop().create_task(reader.run())
+        try:
+            await seat.attach(ws)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            task.cancel()
+        with contextlib.suppress(RuntimeError):  # already closed by the browser
+            await ws.close()
+
+    return [
+        Route("/join/{secret}", join),
+        Route("/game/{game}/seat/{seat:int}", page),
+        WebSocketRoute("/game/{game}/seat/{seat:int}/socket", socket),
+        Mount("/human/static", StaticFiles(directory=str(HERE / "static")), name="human-static"),
+    ]
+
+
+def _same(a: str, b: str) -> bool:
+    return hmac.compare_digest(a.encode(), b.encode())
+
+
+class _Reader:
+    """Reads what the page sends; when the page goes, wakes `attach`."""
+
+    def __init__(self, ws: WebSocket, seat: HumanSeat) -> None:
+        self.ws = ws
+        self.seat = seat
+
+    async def run(self) -> None:
+        try:
+            while True:
+                text = await self.ws.receive_text()
+                self.seat.receive(_parse(text))
+        except (WebSocketDisconnect, RuntimeError, KeyError):
+            pass
+        finally:
+            self.seat.detach(self.ws)
+
+
+def _parse(text: str) -> dict[str, Any]:
+    if len(text) > MESSAGE_LIMIT:
+        return {"type": f"message of {len(text)} characters"}
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return {"type": "not JSON"}
+    return data if isinstance(data, dict) else {"type": "not a JSON object"}

@@ -1,0 +1,61 @@
+"""A uvicorn server inside the caller's event loop (beside a match).
+
+uvicorn's own `serve` takes over SIGINT and SIGTERM; here the caller keeps
+them (`arena play` stops its match and bots on either), so the server is
+started and stopped as one more task of the loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Iterator
+from typing import Any, Self
+
+import uvicorn
+
+from arena.web.human.routes import MESSAGE_LIMIT
+
+
+class _Server(uvicorn.Server):
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+class Serving:
+    """`async with Serving(app, host, port) as s:` serves `app`; `s.url` is its address."""
+
+    def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0) -> None:
+        config = uvicorn.Config(app, host=host, port=port, lifespan="off", log_level="warning",
+                                ws="websockets-sansio", ws_max_size=MESSAGE_LIMIT, access_log=False)
+        self.server = _Server(config)
+        self.host = host
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def port(self) -> int:
+        sock = self.server.servers[0].sockets[0]
+        return int(sock.getsockname()[1])
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
+
+    async def __aenter__(self) -> Self:
+        self._task = asyncio.get_running_loop().create_task(self.server.serve())
+        while not self.server.started:
+            if self._task.done():  # uvicorn exits (SystemExit) when it cannot listen
+                with contextlib.suppress(SystemExit):
+                    self._task.result()
+                raise OSError(f"the web server cannot listen on {self.host} port "
+                              f"{self.server.config.port} (see the log line above)")
+            await asyncio.sleep(0.02)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError, SystemExit):
+                await self._task

@@ -1,0 +1,256 @@
+// A person's seat: frames from the seat's bridge in, actions out.
+// Every frame of type "referee" is a message of the seat's gRPC stream as
+// JSON; the page draws the observation it carries and offers exactly the
+// legal actions listed in it. The referee judges every action sent.
+import { cardElement, cardText, drawTable } from "./table.js";
+
+const page = document.getElementById("seat-page");
+const $ = id => document.getElementById(id);
+const LABELS = {
+  pass: "Pass", redeal: "Ask for a redeal", blind: "Bid blind", concede: "Concede (bomb)",
+  lottery: "Run the lottery", "guess red": "Guess red", "guess black": "Guess black",
+};
+
+let state;
+function reset() {
+  state = { names: [], start: null, obs: null, decision: null, deadline: null, answered: null,
+            end: null, deals: [], log: [], selected: new Set(), choice: null, amount: null, closed: "" };
+}
+reset();
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${proto}//${location.host}${page.dataset.socket}`);
+  ws.onopen = () => { reset(); render(); };
+  ws.onmessage = ev => { handle(JSON.parse(ev.data)); render(); };
+  ws.onclose = () => {
+    if (!state.closed) state.closed = "the connection to the table was lost: reload the page to rejoin";
+    state.decision = null;
+    render();
+  };
+  page.socket = ws;
+}
+
+function send(action) {
+  const d = state.decision;
+  if (!d || state.answered) return;
+  state.answered = action;
+  page.dataset.sent = String(Number(page.dataset.sent || 0) + 1);
+  page.socket.send(JSON.stringify({ type: "act", seq: d.seq, action }));
+  render();
+}
+
+function handle(frame) {
+  if (frame.type === "referee") {
+    const m = frame.message;
+    if (m.match_start) {
+      state.start = m.match_start;
+      state.names = m.match_start.seats.map(s => s.name);
+    } else if (m.decision) {
+      for (const ev of m.decision.events) addEvent(ev);
+      state.obs = m.decision.observation;
+      state.decision = m.decision;
+      state.deadline = performance.now() + m.decision.time_limit_s * 1000;
+      state.answered = null; state.selected = new Set(); state.choice = null; state.amount = null;
+    } else if (m.deal_result) {
+      for (const ev of m.deal_result.events) addEvent(ev);
+      state.deals.push(m.deal_result);
+      state.log.push(`deal ${m.deal_result.deal_number}: totals ${m.deal_result.totals.join(" / ")}`);
+      state.decision = null;
+    } else if (m.match_end) {
+      for (const ev of m.match_end.events) addEvent(ev);
+      state.end = m.match_end; state.decision = null;
+    } else if (m.event) {
+      addEvent(m.event);
+    } else if (m.refused) {
+      notice(`the referee refused this seat: ${m.refused}`, "error");
+    }
+  } else if (frame.type === "notice") {
+    notice(frame.text, frame.level);
+  } else if (frame.type === "clock") {
+    if (state.decision && String(state.decision.seq) === String(frame.seq))
+      state.deadline = performance.now() + frame.left_s * 1000;
+  } else if (frame.type === "closed") {
+    state.closed = frame.why; state.decision = null;
+  }
+}
+
+function addEvent(ev) {
+  if (ev.text) state.log.push(ev.text);
+  else if (ev.cards && ev.cards.length) state.log.push(`${ev.kind}: ${ev.cards.join(" ")}`);
+}
+
+function notice(textContent, level) {
+  const p = document.createElement("p");
+  p.textContent = textContent;
+  p.className = level || "info";
+  $("notices").append(p);
+  while ($("notices").children.length > 4) $("notices").firstChild.remove();
+}
+
+function button(label, action, cls) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = label;
+  if (action !== null) b.dataset.action = action;
+  if (cls) b.className = cls;
+  return b;
+}
+
+// The marriages in the seat's own hand (K and Q of one suit): marked, not judged.
+function marriageCards(hand) {
+  const out = new Set();
+  for (const s of "CDHS") if (hand.includes("K" + s) && hand.includes("Q" + s)) { out.add("K" + s); out.add("Q" + s); }
+  return out;
+}
+
+function amounts(legal, verb) {
+  return legal.filter(t => t.startsWith(verb + " ")).map(t => Number(t.split(" ")[1])).sort((a, b) => a - b);
+}
+
+function stepper(verb, values) {
+  if (state.amount === null || !values.includes(state.amount)) state.amount = values[0];
+  const i = values.indexOf(state.amount);
+  const minus = button("−", null); minus.id = `${verb}-minus`; minus.disabled = i <= 0;
+  minus.onclick = () => { state.amount = values[i - 1]; render(); };
+  const out = document.createElement("output"); out.id = `${verb}-amount`; out.textContent = String(state.amount);
+  const plus = button("+", null); plus.id = `${verb}-plus`; plus.disabled = i >= values.length - 1;
+  plus.onclick = () => { state.amount = values[i + 1]; render(); };
+  const go = button(`${verb === "bid" ? "Bid" : "Contract"} ${state.amount}`, `${verb} ${state.amount}`, "primary");
+  go.id = `${verb}-go`;
+  return [minus, out, plus, go];
+}
+
+function renderControls(hand) {
+  const box = $("actions");
+  box.replaceChildren();
+  delete box.dataset.choice;
+  const d = state.decision;
+  const playable = new Map();  // card -> the legal texts that use it (play / give / pick)
+  if (!d || state.answered) return { playable, discards: [] };
+  const legal = d.legal_texts;
+  const rest = [];
+  for (const t of legal) {
+    const [verb, arg] = t.split(" ");
+    if (["play", "give", "pick"].includes(verb)) {
+      if (!playable.has(arg)) playable.set(arg, []);
+      playable.get(arg).push(t);
+    } else if (verb !== "bid" && verb !== "contract" && verb !== "discard") {
+      rest.push(t);
+    }
+  }
+  if (state.choice) {  // one card, several legal actions (play KH / play KH marriage)
+    box.dataset.choice = state.choice;
+    box.append(document.createTextNode(`${cardText(state.choice)}: `));
+    for (const t of playable.get(state.choice) || []) box.append(button(t.replace(/^play \S+/, "play").replace("marriage", "+ marriage"), t, "primary"));
+    box.append(button("back", null));
+    box.lastChild.onclick = () => { state.choice = null; render(); };
+  }
+  const bids = amounts(legal, "bid");
+  if (bids.length) box.append(...stepper("bid", bids));
+  const contracts = amounts(legal, "contract");
+  if (contracts.length) box.append(...stepper("contract", contracts));
+  const discards = legal.filter(t => t.startsWith("discard "));
+  if (discards.length) {
+    const want = [...state.selected].sort().join(" ");
+    const match = discards.find(t => t.slice(8).split(" ").sort().join(" ") === want);
+    const b = button(`Discard ${[...state.selected].map(cardText).join(" ") || "(choose 3 cards)"}`, match || null, "primary");
+    b.id = "discard-go"; b.disabled = !match;
+    box.append(b);
+  }
+  for (const t of rest) box.append(button(LABELS[t] || t, t, t === "pass" ? "" : "primary"));
+  for (const b of box.querySelectorAll("button[data-action]")) b.onclick = () => send(b.dataset.action);
+  return { playable, discards };
+}
+
+function renderHand(obs, controls) {
+  const box = $("hand");
+  box.replaceChildren();
+  const hand = obs ? obs.hand : [];
+  const marks = marriageCards(hand);
+  const playable = controls.playable || new Map();
+  const discarding = controls.discards && controls.discards.length;
+  for (const c of hand) {
+    const b = cardElement(c, { tag: "button" });
+    b.type = "button";
+    if (marks.has(c)) { const dot = document.createElement("i"); dot.className = "dot"; dot.title = "marriage"; b.append(dot); b.classList.add("marriage"); }
+    const uses = playable.get(c);
+    if (uses || discarding) {
+      b.classList.add("legal");
+      if (state.selected.has(c)) b.classList.add("selected");
+      b.onclick = () => {
+        if (discarding) { state.selected.has(c) ? state.selected.delete(c) : state.selected.add(c); render(); }
+        else if (uses.length === 1) send(uses[0]);
+        else { state.choice = c; render(); }
+      };
+    } else {
+      b.classList.add("dimmed");
+      b.disabled = true;
+    }
+    box.append(b);
+  }
+  // Lottery nines and cards of other actions not in the hand (none today) as buttons too.
+  for (const [c, uses] of playable) {
+    if (hand.includes(c)) continue;
+    for (const t of uses) $("actions").append(button(t, t, "primary"));
+    for (const b of $("actions").querySelectorAll("button[data-action]")) b.onclick = () => send(b.dataset.action);
+  }
+}
+
+function renderResult() {
+  const box = $("result");
+  if (!state.end) { box.hidden = true; return; }
+  box.hidden = false;
+  box.replaceChildren();
+  const h = document.createElement("h2"); h.textContent = "Result"; box.append(h);
+  const t = document.createElement("table");
+  t.innerHTML = "<tr><th>place</th><th>seat</th><th>total</th><th>status</th></tr>";
+  const order = state.end.places.map((p, s) => [p, s]).sort((a, b) => a[0] - b[0]);
+  for (const [p, s] of order) {
+    const tr = document.createElement("tr");
+    tr.dataset.seat = String(s);
+    for (const v of [p, state.names[s] || `seat ${s}`, state.end.totals[s], state.end.statuses[s]]) {
+      const td = document.createElement("td"); td.textContent = String(v); tr.append(td);
+    }
+    t.append(tr);
+  }
+  box.append(t);
+  const p = document.createElement("p");
+  p.textContent = `${state.end.reason}: you finished ${ordinal(state.end.places[Number(page.dataset.seat)])}.`;
+  box.append(p);
+}
+
+function ordinal(n) { return n === 1 ? "first" : n === 2 ? "second" : n === 3 ? "third" : `${n}th`; }
+
+function render() {
+  const d = state.decision;
+  const mine = d && !state.answered;
+  // For scripts and tests: the decision waiting and its legal actions, as the referee sent them.
+  page.dataset.seq = mine ? String(d.seq) : "";
+  page.dataset.legal = mine ? d.legal_texts.join("|") : "";
+  const status = $("status");
+  status.className = mine ? "turn" : "";
+  status.textContent = state.end ? "the match is over"
+    : state.closed ? state.closed
+    : mine ? "your turn"
+    : state.answered ? `sent: ${state.answered} — waiting for the other players`
+    : state.start ? "waiting for the other players" : "waiting for the match to start";
+  drawTable($("table"), state.obs, state.names, { acting: mine ? state.obs.seat : null });
+  const controls = renderControls(state.obs ? state.obs.hand : []);
+  renderHand(state.obs, controls);
+  renderResult();
+  const log = $("log");
+  log.replaceChildren(...state.log.slice(-200).map(t => { const li = document.createElement("li"); li.textContent = t; return li; }));
+  tick();
+}
+
+function tick() {
+  const clock = $("clock");
+  if (!state.decision || state.answered || state.deadline === null) { clock.hidden = true; return; }
+  const left = Math.max(0, (state.deadline - performance.now()) / 1000);
+  clock.hidden = false;
+  clock.textContent = `${Math.floor(left / 60)}:${String(Math.floor(left % 60)).padStart(2, "0")} left`;
+  clock.classList.toggle("low", left < 10);
+}
+setInterval(tick, 250);
+connect();

@@ -1,0 +1,106 @@
+"""`arena play human BOT BOT`: a person plays in a real browser against two
+real bot processes, by clicking the highlighted cards and buttons."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.game import Rules, new_game
+from arena.referee.replay import check, read_replay
+
+from .seat_driver import marriage_pairs, play_to_the_end
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[3]
+GREEDY, RANDOM = str(ROOT / "sample_bots" / "greedy"), str(ROOT / "sample_bots" / "random")
+URL = re.compile(r"open (http://127\.0\.0\.1:\d+/join/\S+)")
+
+
+def _seed_with_a_marriage() -> int:
+    """A seed whose first deal gives seat 0 a marriage (to see its gold dots)."""
+    rules = Rules.preset("standard")
+    return next(s for s in range(500) if marriage_pairs([str(c) for c in new_game(rules, seed=s).hand(0)]))
+
+
+def test_a_person_plays_a_whole_match_by_clicking(browser: Any, run_arena: Any, tmp_path: Path) -> None:
+    seed = _seed_with_a_marriage()
+    replay = tmp_path / "human.jsonl"
+    proc = run_arena("play", "human:alice", GREEDY, RANDOM, "--no-open", "--seed", str(seed),
+                     "--option", "max_deals=2", "--sandbox", "process", "--replay", str(replay))
+    url = URL.search(proc.wait_line("open http"))
+    assert url, "arena play printed no join link"
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url.group(1))
+    assert re.search(r"/game/play/seat/0$", page.url)  # the join link redirects to the seat's page
+    page.wait_for_selector("#status.turn, #hand button.card", timeout=60_000)
+    seen = play_to_the_end(page)
+    result = page.locator("#result").inner_text()
+    code, out, err = proc.finish()
+    assert code == 0, err
+    page.screenshot(path=str(tmp_path / "seat-result.png"), full_page=True)
+    assert not errors
+
+    # The page shows the result the referee decided; the CLI prints the same.
+    rep = read_replay(replay)
+    places = rep.result["places"]
+    assert f"you finished {['first', 'second', 'third'][places[0] - 1]}" in result
+    assert "alice" in result and "greedy" in result and "random" in result
+    assert re.search(r"seat 0 alice@human: -?\d+ +\[ok\] +\d+ decisions, .*no faults; sandbox human", out)
+    # Every click was a legal action (the referee counted no fault), and each one decision.
+    human_actions = [a for a in rep.actions if a["seat"] == 0]
+    assert len(human_actions) == seen["sent"] == seen["clicks"] > 0
+    assert all(a["fault"] is None for a in human_actions)
+    assert rep.header["bots"][0]["name"] == "alice" and rep.header["sandbox"][0] == "human"
+    assert rep.header["seat_time_controls"]["0"]["per_move"] == 60.0
+    assert check(replay) == tuple(rep.result["totals"])  # an ordinary replay: it re-plays
+    # Cards were dimmed where they could not be played; marriages carried their dot.
+    assert seen["dimmed"] > 0
+    assert seen["pairs"] and seen["dots"] == seen["pairs"]
+    assert seen["plus"] == 1  # the auction's + was used once
+
+
+def test_an_illegal_action_sent_by_hand_is_refused_and_recorded(
+    browser: Any, run_arena: Any, tmp_path: Path
+) -> None:
+    """Over the page's own socket, an action the referee did not offer: the
+    referee refuses it (an illegal fault in the replay), plays the default
+    action in its place, and the page says so."""
+    replay = tmp_path / "illegal.jsonl"
+    proc = run_arena("play", "human", GREEDY, RANDOM, "--no-open", "--seed", "4",
+                     "--option", "max_deals=1", "--sandbox", "process", "--replay", str(replay))
+    url = URL.search(proc.wait_line("open http"))
+    assert url
+    page = browser.new_page()
+    page.goto(url.group(1))
+    page.wait_for_selector("#status.turn", timeout=60_000)
+    seq = page.locator("#seat-page").get_attribute("data-seq")
+    legal = page.locator("#seat-page").get_attribute("data-legal") or ""
+    bad = "bid 995"
+    assert bad not in legal.split("|")
+    page.evaluate("([seq, action]) => document.getElementById('seat-page').socket.send("
+                  "JSON.stringify({type: 'act', seq, action}))", [seq, bad])
+    page.wait_for_selector("#notices p.error", timeout=30_000)
+    assert "not one of the legal actions" in page.locator("#notices").inner_text()
+    # A second answer to the same decision is not sent on at all.
+    page.evaluate("([seq, action]) => document.getElementById('seat-page').socket.send("
+                  "JSON.stringify({type: 'act', seq, action}))", [seq, "pass"])
+    page.wait_for_function("document.querySelectorAll('#notices p.error').length >= 2")
+    # (answered already, or, if the next request came first, not the one waiting)
+    assert re.search(rf"decision {seq} (was answered already|is waiting)",
+                     page.locator("#notices").inner_text())
+    play_to_the_end(page)
+    code, out, err = proc.finish()
+    assert code == 0, err
+    rep = read_replay(replay)
+    first = next(a for a in rep.actions if a["seat"] == 0)
+    assert first["fault"] == "illegal" and bad in first["note"]
+    assert first["action"] != bad  # not applied: the default action was played
+    assert rep.result["faults"][0]["illegal"] == 1
+    assert "1 illegal" in out or "illegal" in out
