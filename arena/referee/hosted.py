@@ -27,6 +27,7 @@ from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from arena.sandbox import freezer
 from arena.sandbox.api import SandboxError
 from arena.sandbox.botfile import BotSpec
 
@@ -86,6 +87,9 @@ class HostedHandle:
         self._future = future
         self._loop = loop
         self.violations: list[str] = []
+        # Never paused while others decide: it is not a program on the CPU
+        # slot's cores, and a person thinks on their own clock anyway.
+        self.pauser = freezer.Pauser()
 
     def poll(self) -> int | None:
         if not self._future.done():
