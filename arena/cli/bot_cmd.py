@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from arena.cli.bot_check import CheckOptions
+    from arena.sandbox.botfile import BotSpec
+    from arena.tournament.config import TournamentConfig
+
+# The validation match of `bot add`: long enough to see a bot start,
+# connect, answer in time and play legally (bot check plays 3 by default).
+VALIDATION_DEALS = 2
 
 bot_app = typer.Typer(help="Bots: submit to a tournament, check.", no_args_is_help=True)
 
@@ -18,20 +26,48 @@ def add(
     tournament_dir: Annotated[
         Path, typer.Argument(help="tournament folder (with tournament.toml)")],
     bot_path: Annotated[Path, typer.Argument(help="bot folder (with bot.toml)")],
+    deals: Annotated[int, typer.Option(
+        "--deals", min=1, max=100, help="deals of the validation match")] = VALIDATION_DEALS,
 ) -> None:
-    """Validate a bot, copy it into the tournament and record its version."""
+    """Validate a bot (bot.toml, then a short validation match under the
+    tournament's rules, time control and sandbox, as `bot check` plays),
+    copy it into the tournament and record its version. A bot that fails
+    the match is refused with the reason, and nothing stored changes."""
     from arena.tournament.config import TournamentConfigError, load_config
     from arena.tournament.registry import RegistryError, add_bot
     from arena.tournament.store import StoreError
 
     try:
         config = load_config(tournament_dir)
-        row, created = add_bot(config, bot_path)
+        row, created = add_bot(config, bot_path, _validation(config, deals))
     except (TournamentConfigError, RegistryError, StoreError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
     state = "added as a new version" if created else "unchanged (this content is already known)"
     typer.echo(f"{row.name} {row.version} [{row.content_hash[:12]}]: {state}; snapshot {row.path}")
+
+
+def _validation(config: TournamentConfig, deals: int) -> Callable[[BotSpec], str]:
+    """The validation match of `bot add`: `bot check`'s match, under the
+    tournament's rules, time control and sandbox; the first failed check."""
+    from arena.cli.bot_check import CheckOptions, check_bot
+
+    def validate(spec: BotSpec) -> str:
+        tc = config.time_control
+        options = CheckOptions(
+            rules=config.rules_preset, deals=deals, seed=1, per_move=tc.per_move, bank=tc.bank,
+            startup=tc.startup, sandbox=config.sandbox,
+            # The check's own length replaces the tournament's.
+            options=tuple((k, v) for k, v in config.rules_options if k != "max_deals"))
+        report = check_bot(Path(spec.path), options)
+        if report.ok:
+            return ""
+        failed = [line.strip().removeprefix("FAIL").strip() for line in report.lines
+                  if line.strip().startswith("FAIL")]
+        return (failed[0] if failed else "the match did not finish") + \
+            f" (details: arena bot check {spec.path})"
+
+    return validate
 
 
 @bot_app.command("check")

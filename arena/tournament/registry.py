@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from arena.sandbox.botfile import BotFileError, BotSpec, folder_hash, load_bot, missing_program
@@ -82,12 +83,16 @@ def register(store: Store, spec: BotSpec, root: Path, source: str) -> tuple[BotR
     return store.add_bot(spec.name, spec.version, spec.content_hash, spec.language, rel, source)
 
 
-def add_bot(config: TournamentConfig, bot_path: str | os.PathLike[str]) -> tuple[BotRow, bool]:
+def add_bot(config: TournamentConfig, bot_path: str | os.PathLike[str],
+            validate: Callable[[BotSpec], str] | None = None) -> tuple[BotRow, bool]:
     """`arena bot add`: validate bot.toml, copy the bot in, record its version.
 
     A bot whose name tournament.toml lists is refused: every run registers
     the listed folder's content again, which would silently replace the
-    submitted version."""
+    submitted version. `validate` (the CLI's validation match) says what is
+    wrong with a new version ("" if nothing); it runs after the cheap checks
+    and before anything is stored, and is skipped for content the store
+    already knows (nothing new would be stored)."""
     try:
         spec = load_bot(bot_path)
     except BotFileError as exc:
@@ -104,9 +109,21 @@ def add_bot(config: TournamentConfig, bot_path: str | os.PathLike[str]) -> tuple
                 f"{Path(config.root) / CONFIG_NAME} (bots[{i}]), and every run plays that "
                 "folder's content; change that folder, or remove it from the list and add "
                 "the bot with `arena bot add`")
+    if validate is not None and not _known(config, spec):
+        problem = validate(spec)
+        if problem:
+            raise RegistryError(f"{bot_path}: refused, the validation match failed: {problem}")
     root = Path(config.root)
     with Store(config.store_path) as store:
         return register(store, spec, root, "submitted")
+
+
+def _known(config: TournamentConfig, spec: BotSpec) -> bool:
+    if not config.store_path.exists():  # opening would create it
+        return False
+    with Store(config.store_path) as store:
+        return any(b.name == spec.name and b.content_hash == spec.content_hash
+                   for b in store.bots())
 
 
 def field_names(config: TournamentConfig, store: Store | None) -> list[str]:
