@@ -15,6 +15,7 @@ from arena.cli import (
     match_cmd,
     rules_cmd,
     sandbox_cmd,
+    serve_cmd,
     tournament_cmd,
 )
 
@@ -27,7 +28,7 @@ app = typer.Typer(
 )
 
 for _module in (rules_cmd, match_cmd, bot_cmd, tournament_cmd, gauntlet_cmd, leaderboard_cmd,
-                sandbox_cmd):
+                sandbox_cmd, serve_cmd):
     _module.register(app)
 
 

@@ -118,8 +118,11 @@ class MatchRow:
 class Store:
     """A connection to one tournament's store. Use as a context manager."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, readonly: bool = False) -> None:
         self.path = Path(path)
+        if readonly:
+            self._open_readonly()
+            return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
@@ -149,6 +152,29 @@ class Store:
         except BaseException:
             self._db.close()
             raise
+
+    def _open_readonly(self) -> None:
+        """A reader beside a running tournament (arena serve): no schema
+        written, no write lock taken, a missing file is an error, not a new
+        store. A store of an older schema must be opened by a writer first."""
+        if not self.path.is_file():
+            raise StoreError(f"{self.path}: no tournament store (no results yet)")
+        try:
+            self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
+                                       isolation_level=None, timeout=30.0,
+                                       check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot open the tournament store: {exc}") from None
+        self._db.row_factory = sqlite3.Row
+        try:
+            row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise StoreError(f"{self.path}: not a usable tournament store: {exc}") from None
+        if row is None or row["value"] != SCHEMA_VERSION:
+            self._db.close()
+            raise StoreError(f"{self.path}: schema version {row['value'] if row else 'none'}, "
+                             f"this arena reads {SCHEMA_VERSION}")
 
     def _migrate_ids(self) -> None:
         """Schema 1 -> 2, inside the opening transaction: give every stored

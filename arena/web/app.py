@@ -1,0 +1,236 @@
+"""The Starlette application of `arena serve`: routes, templates, errors.
+
+    from arena.web.app import create_app
+    app = create_app(["tournaments/sample"])      # an ASGI app; uvicorn serves it
+
+URLs (every name in them is looked up, never used as a path):
+
+    /                                   the sources: tournaments and replay files
+    /t/{t}/                             tournament page (live: /t/{t}/events, SSE)
+    /t/{t}/matches?bot=&vs=&table=&set=&status=&fault=&page=
+    /t/{t}/h2h                          head-to-head
+    /t/{t}/bot/{bot}                    per-bot page
+    /t/{t}/match/{id}?view=all|N&step=K the replay player
+    /t/{t}/log/{id}/{seat}              a faulty seat's kept log (text)
+    /r/{name}?view=&step=               the player of a replay file given to `arena serve`
+    /api/t/{t}/match/{id}/{view}.json   player data (player.py), view = all | seat number
+    /api/r/{name}/{view}.json
+
+Other packages may add routes with `app.router.routes.append(...)` or the
+`extra_routes` argument (the human seats and the lobby do).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from arena.referee.replay import ReplayError
+from arena.web import live, pages
+from arena.web.replays import player_json, seats_of
+from arena.web.sources import MATCH_ID, Catalog, catalog
+from arena.web.urls import ServerUrls
+
+log = logging.getLogger("arena.web")
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+
+
+def environment() -> Environment:
+    """The Jinja2 environment of the pages (autoescaped: bot names are untrusted)."""
+    env = Environment(loader=PackageLoader("arena.web", "templates"),
+                      autoescape=select_autoescape(["html"]), trim_blocks=True,
+                      lstrip_blocks=True)
+    env.filters["pct"] = lambda v: f"{100 * v:.0f}%"
+    env.filters["datetime"] = lambda ts: time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(ts))
+    return env
+
+
+class NotFound(HTTPException):
+    def __init__(self, detail: str) -> None:
+        super().__init__(404, detail)
+
+
+class Web:
+    """The app's state: the served sources and the template environment."""
+
+    def __init__(self, sources: Catalog, env: Environment, static_url: str = "/static") -> None:
+        self.sources = sources
+        self.env = env
+        self.urls = ServerUrls(static_url)
+
+    def render(self, request: Request | None, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        page = self.env.get_template(name).render(u=self.urls, **context)
+        return HTMLResponse(page, status_code=status)
+
+    def tournament(self, name: str) -> Any:
+        t = self.sources.tournaments.get(name)
+        if t is None:
+            raise NotFound(f"no tournament named {name!r} is served here")
+        if not t.root.is_dir():
+            raise NotFound(f"the folder of tournament {name!r} is gone")
+        return t
+
+
+def _viewer(value: str, seats: int) -> int | None:
+    if value in ("", "all"):
+        return None
+    if value.isdigit() and int(value) < seats:
+        return int(value)
+    raise NotFound(f"view {value!r}: expected 'all' or a seat 0..{seats - 1}")
+
+
+def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = None,
+               extra_routes: Sequence[BaseRoute] = (), poll_seconds: float = 0.5) -> Starlette:
+    """The web app over tournament folders and replay files (sources.catalog)."""
+    web = Web(sources if sources is not None else catalog(paths), environment())
+
+    def index(request: Request) -> Response:
+        return web.render(request, "index.html", items=pages.index(web.sources))
+
+    def tournament(request: Request) -> Response:
+        t = web.tournament(request.path_params["t"])
+        return web.render(request, "tournament.html", t=t, page=pages.tournament(t))
+
+    def tournament_fragment(request: Request) -> Response:
+        t = web.tournament(request.path_params["t"])
+        return web.render(request, "tournament_live.html", t=t, page=pages.tournament(t))
+
+    def matches(request: Request) -> Response:
+        t = web.tournament(request.path_params["t"])
+        try:
+            listing = pages.match_list(t, request.query_params)
+        except pages.BadQuery as exc:
+            raise HTTPException(400, str(exc)) from None
+        return web.render(request, "matches.html", t=t, listing=listing)
+
+    def h2h(request: Request) -> Response:
+        t = web.tournament(request.path_params["t"])
+        return web.render(request, "h2h.html", t=t, grid=pages.head_to_head(t))
+
+    def bot(request: Request) -> Response:
+        t = web.tournament(request.path_params["t"])
+        data = pages.bot_page(t, request.path_params["bot"], web.sources)
+        if data is None:
+            raise NotFound(f"no bot named {request.path_params['bot']!r} in tournament {t.name!r}")
+        return web.render(request, "bot.html", t=t, bot=data)
+
+    def _match_replay(request: Request) -> tuple[Any, str, Path]:
+        t = web.tournament(request.path_params["t"])
+        match_id = request.path_params["id"]
+        if not MATCH_ID.fullmatch(match_id) or not pages.has_match(t, match_id):
+            raise NotFound(f"no match {match_id!r} in tournament {t.name!r}")
+        path = t.replay_path(match_id)
+        if path is None:
+            raise NotFound(f"match {match_id!r} has no replay file (not played yet, or "
+                           "replays = false)")
+        return t, match_id, path
+
+    def match_player(request: Request) -> Response:
+        t, match_id, path = _match_replay(request)
+        seats = seats_of(path)
+        viewer = _viewer(request.query_params.get("view", "all"), seats)
+        return web.render(
+            request, "player.html", title=f"{t.name}: match {match_id}", t=t, seats=seats,
+            data_url=f"/api/t/{t.name}/match/{match_id}/{{view}}.json", viewer=viewer,
+            inline=None, back=(f"/t/{t.name}/", t.name), match_id=match_id)
+
+    def match_api(request: Request) -> Response:
+        _t, _match_id, path = _match_replay(request)
+        viewer = _viewer(request.path_params["view"], seats_of(path))
+        return Response(player_json(path, viewer), media_type="application/json")
+
+    def seat_log(request: Request) -> Response:
+        t = web.tournament(request.path_params["t"])
+        match_id = request.path_params["id"]
+        seat = request.path_params["seat"]
+        if not MATCH_ID.fullmatch(match_id) or not pages.has_match(t, match_id):
+            raise NotFound(f"no match {match_id!r} in tournament {t.name!r}")
+        path = t.log_path(match_id, seat)
+        if path is None:
+            raise NotFound(f"no log kept for seat {seat} of match {match_id!r} (logs are kept "
+                           "for seats that had a fault)")
+        return PlainTextResponse(path.read_text(encoding="utf-8", errors="replace"))
+
+    def _replay_file(request: Request) -> Path:
+        item = web.sources.replays.get(request.path_params["name"])
+        if item is None:
+            raise NotFound(f"no replay named {request.path_params['name']!r} is served here")
+        return item.path
+
+    def replay_player(request: Request) -> Response:
+        path = _replay_file(request)
+        seats = seats_of(path)
+        viewer = _viewer(request.query_params.get("view", "all"), seats)
+        name = request.path_params["name"]
+        return web.render(request, "player.html", title=f"replay {path.name}", t=None,
+                          seats=seats, data_url=f"/api/r/{name}/{{view}}.json", viewer=viewer,
+                          inline=None, back=("/", "all sources"), match_id=path.stem)
+
+    def replay_api(request: Request) -> Response:
+        path = _replay_file(request)
+        viewer = _viewer(request.path_params["view"], seats_of(path))
+        return Response(player_json(path, viewer), media_type="application/json")
+
+    async def events(request: Request) -> Response:
+        t = web.tournament(request.path_params["t"])
+        return live.stream(request, t, poll_seconds)
+
+    def error_page(request: Request, status: int, message: str) -> Response:
+        log.warning("%s %s: %d %s", request.method, request.url.path, status, message)
+        if request.url.path.startswith("/api/"):
+            return PlainTextResponse(message, status_code=status)
+        return web.render(request, "error.html", status=status, message=message)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        detail = exc.detail if exc.status_code != 404 or exc.detail != "Not Found" \
+            else f"no page at {request.url.path}"
+        return error_page(request, exc.status_code, str(detail))
+
+    async def replay_error(request: Request, exc: Exception) -> Response:
+        return error_page(request, 422, f"this replay cannot be shown: {exc}")
+
+    async def store_error(request: Request, exc: Exception) -> Response:
+        return error_page(request, 503, f"this tournament cannot be read: {exc}")
+
+    async def any_error(request: Request, exc: Exception) -> Response:
+        # Never a traceback in a page: the log has it, the page says what failed.
+        log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+        return error_page(request, 500, f"this page failed: {type(exc).__name__}: {exc}")
+
+    routes: list[BaseRoute] = [
+        Route("/", index),
+        Route("/t/{t}/", tournament),
+        Route("/t/{t}/live", tournament_fragment),
+        Route("/t/{t}/events", events),
+        Route("/t/{t}/matches", matches),
+        Route("/t/{t}/h2h", h2h),
+        Route("/t/{t}/bot/{bot}", bot),
+        Route("/t/{t}/match/{id}", match_player),
+        Route("/t/{t}/log/{id}/{seat:int}", seat_log),
+        Route("/api/t/{t}/match/{id}/{view}.json", match_api),
+        Route("/r/{name}", replay_player),
+        Route("/api/r/{name}/{view}.json", replay_api),
+        *extra_routes,
+        Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
+    ]
+    from arena.tournament.store import StoreError
+
+    app = Starlette(routes=routes, exception_handlers={
+        HTTPException: http_error, ReplayError: replay_error, StoreError: store_error,
+        Exception: any_error,
+    })
+    app.state.web = web
+    return app

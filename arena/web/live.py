@@ -1,0 +1,59 @@
+"""Live tournament pages: server-sent events while `arena tournament run` plays.
+
+The runner writes the store; this process only reads it. Each open page
+holds one event stream, which polls the store's signature
+(`browse.signature`: counts of planned, running, finished and failed
+matches, the last start and finish) and sends an `update` event when it
+changes; the page then fetches its live part (/t/{t}/live) and swaps it in.
+A comment line every 15 s keeps proxies from closing an idle stream.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+
+import anyio
+from starlette.requests import Request
+from starlette.responses import StreamingResponse
+
+from arena.tournament import browse
+from arena.tournament.store import Store, StoreError
+from arena.web.sources import Tournament
+
+KEEPALIVE_SECONDS = 15.0
+
+
+def _signature(t: Tournament) -> tuple[object, ...] | None:
+    try:
+        store = Store(t.store_path, readonly=True)
+    except StoreError:
+        return None
+    try:
+        return browse.signature(store)
+    finally:
+        store.close()
+
+
+def stream(request: Request, t: Tournament, poll_seconds: float) -> StreamingResponse:
+    async def events() -> AsyncIterator[str]:
+        last: object = ()
+        quiet = 0.0
+        yield "retry: 2000\n\n"
+        while not await request.is_disconnected():
+            sig = await anyio.to_thread.run_sync(_signature, t)
+            if sig != last:
+                last = sig
+                quiet = 0.0
+                counts = {} if sig is None else {
+                    "matches": sig[0], "finished": sig[1] or 0, "running": sig[2] or 0,
+                    "failed": sig[3] or 0}
+                yield f"event: update\ndata: {json.dumps(counts)}\n\n"
+            elif quiet >= KEEPALIVE_SECONDS:
+                quiet = 0.0
+                yield ": keep-alive\n\n"
+            await anyio.sleep(poll_seconds)
+            quiet += poll_seconds
+
+    return StreamingResponse(events(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

@@ -1,0 +1,150 @@
+"""The replay player's data: a recorded match re-played through the engine,
+one table view per step, for one viewer.
+
+    data = player_data(read_replay(path), viewer=None)   # all cards
+    data = player_data(read_replay(path), viewer=1)      # what seat 1 knew
+
+The whole match is re-played before anything is returned, so a damaged
+replay is one ReplayError. The result is plain JSON data, serialised once
+and drawn by `static/player.js`:
+
+    format     1
+    match      {match_id, preset, rules, players, bots: [{seat, name, version}],
+                viewer, seed (all-cards view only: it fixes every deal)}
+    steps      [step]: step 0 is the position before the first action, step k the
+               position after the k-th action this viewer saw
+    deals      [DealRecord.to_dict()]  every finished deal (public results)
+    result     {totals, places, statuses, reason, faults: [[kind, count]...] per seat,
+                fault_log: per seat [lines] (another seat's notes omitted in a seat view:
+                a note can name that seat's legal actions, hence its cards)}
+
+A step is delta-encoded against the one before it (the views change a few
+keys per action, and a match has a thousand steps or more):
+
+    v   {key: value}  the view keys that changed (step 0: the whole view, views.py)
+    a   None | {n, seat, text, time, fault, note}  the action that led here, as this
+        viewer may see it (another seat's face-down give, discard or guess redacted
+        by the referee's own `action_event`); `note` only for the viewer's own faults
+    t   None | {cards: [{seat, card}], winner}  the trick this action completed
+    r   None | int  index into `deals` of the deal this action finished
+
+A seat's view skips the steps it could not know happened: another seat
+declining a private offer (RULES.md §6, docs/rules.md "Private offers").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.game import parse_action
+from arena.referee.events import action_event, completed_trick
+from arena.referee.replay import Replay, ReplayError, replay_states
+from arena.web.views import View, table_view
+
+FORMAT = 1
+
+
+def viewers_of(replay: Replay) -> int:
+    """How many seats the replay's match had."""
+    return len(replay.header.get("bots") or ())
+
+
+def player_data(replay: Replay, viewer: int | None) -> dict[str, Any]:
+    """Every step of `replay` as `viewer` (a seat, or None for all cards) saw it."""
+    n = viewers_of(replay)
+    if viewer is not None and not 0 <= viewer < n:
+        raise ReplayError(f"{replay.path}: seat {viewer} is not a seat of this {n}-player match")
+    steps: list[dict[str, Any]] = []
+    previous: View = {}
+    pending: dict[str, Any] | None = None  # the action that leads to the next position
+    trick: dict[str, Any] | None = None
+    deal_index: int | None = None
+    deals_before = 0
+    for game, rec in replay_states(replay):
+        view = table_view(game, viewer)
+        finished = len(game.deals)
+        if finished > deals_before and pending is not None:
+            deal_index = finished - 1
+        deals_before = finished
+        if pending is not None or not steps:
+            steps.append({
+                "v": {k: v for k, v in view.items() if previous.get(k, _MISSING) != v},
+                "a": pending, "t": trick, "r": deal_index,
+            })
+            previous = view
+        pending, trick, deal_index = None, None, None
+        if rec is None:
+            break
+        seat = int(rec["seat"])
+        if viewer is not None and seat != viewer and game.private_offer and rec["action"] == "pass":
+            continue  # declined where only that seat could see the offer
+        action = parse_action(str(rec["action"]))
+        after = game.apply(action)
+        shown_to = seat if viewer is None else viewer
+        after_obs = after.observation(shown_to).as_mapping()
+        text = action_event(seat, action, shown_to, after_obs, game.deal_number).text
+        own = viewer is None or viewer == seat
+        pending = {
+            "n": int(rec["n"]), "seat": seat, "text": text.split(": ", 1)[-1],
+            "time": _seconds(rec.get("time")), "fault": rec.get("fault") or None,
+            "note": (rec.get("note") or None) if own else None,
+        }
+        before = game.observation(shown_to).as_mapping()
+        done = completed_trick(before, seat, action)
+        if done is not None:
+            trick = {"cards": [{"seat": s, "card": str(c)} for s, c in done[0]],
+                     "winner": done[1]}
+    final = replay_game_deals(replay, steps)
+    return {
+        "format": FORMAT,
+        "match": _match_info(replay, viewer),
+        "steps": steps,
+        "deals": final,
+        "result": _result(replay, viewer),
+    }
+
+
+_MISSING = object()
+
+
+def replay_game_deals(replay: Replay, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The finished deals as the replay recorded them (public results)."""
+    del steps
+    out = []
+    for d in replay.deals:
+        out.append({k: v for k, v in d.items() if k != "type"})
+    return out
+
+
+def _seconds(value: Any) -> float | None:
+    return round(float(value), 4) if isinstance(value, (int, float)) else None
+
+
+def _match_info(replay: Replay, viewer: int | None) -> dict[str, Any]:
+    h = replay.header
+    rules = dict(h.get("rules") or {})
+    info: dict[str, Any] = {
+        "match_id": str(h.get("match_id") or ""),
+        "preset": str(rules.get("preset") or rules.get("preset_name") or ""),
+        "rules": rules,
+        "players": viewers_of(replay),
+        "bots": [{"seat": int(b["seat"]), "name": str(b["name"]), "version": str(b["version"])}
+                 for b in h["bots"]],
+        "viewer": viewer,
+    }
+    if viewer is None:
+        info["seed"] = h.get("seed")
+    return info
+
+
+def _result(replay: Replay, viewer: int | None) -> dict[str, Any] | None:
+    r = replay.result
+    if r is None:
+        return None
+    logs = r.get("fault_log") or []
+    return {
+        "totals": r.get("totals"), "places": r.get("places"), "statuses": r.get("statuses"),
+        "reason": r.get("reason"), "faults": r.get("faults"),
+        "fault_log": [list(lines or ()) if viewer is None or viewer == seat else []
+                      for seat, lines in enumerate(logs)],
+    }

@@ -1,0 +1,282 @@
+// The replay player: steps through the views the server built (player.py) and
+// draws each with table.js. It never computes what a seat may see: switching
+// the view loads the data the engine made for that viewer.
+import { drawTable } from "./table.js";
+
+const root = document.getElementById("player");
+const params = new URLSearchParams(location.search);
+const state = { data: null, views: [], step: 0, timer: null, view: params.get("view") || root.dataset.view || "all" };
+
+function inlineData(view) {
+  const node = document.getElementById(`data-${view}`);
+  return node ? JSON.parse(node.textContent) : null;
+}
+
+async function load(view) {
+  const inline = inlineData(view);
+  if (inline) return inline;
+  const url = root.dataset.url.replace("{view}", encodeURIComponent(view));
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+  return response.json();
+}
+
+// Steps are delta-encoded: each holds the view keys that changed.
+function expand(steps) {
+  const views = [];
+  let current = {};
+  for (const s of steps) {
+    current = { ...current, ...s.v };
+    views.push(current);
+  }
+  return views;
+}
+
+function names() {
+  return state.data.match.bots.map((b) => b.name);
+}
+
+function show(step) {
+  const steps = state.data.steps;
+  state.step = Math.max(0, Math.min(step, steps.length - 1));
+  const s = steps[state.step];
+  const view = state.views[state.step];
+  drawTable(document.getElementById("table"), view, {
+    names: names(), completedTrick: s.t, lastAction: s.a,
+  });
+  document.getElementById("slider").value = String(state.step);
+  document.getElementById("stepno").textContent = `step ${state.step} / ${steps.length - 1}`;
+  const last = document.getElementById("lastaction");
+  last.replaceChildren();
+  if (s.a) {
+    let text = `seat ${s.a.seat}: ${s.a.text}`;
+    if (s.a.time !== null) text += ` (${(s.a.time * 1000).toFixed(1)} ms)`;
+    last.textContent = text;
+    if (s.a.fault) {
+      const f = document.createElement("span");
+      f.className = "fault";
+      f.textContent = ` fault: ${s.a.fault}${s.a.note ? " — " + s.a.note : ""}`;
+      last.appendChild(f);
+    }
+  }
+  if (s.r !== null && s.r !== undefined) {
+    const d = state.data.deals[s.r];
+    const r = document.createElement("span");
+    r.className = "dealresult";
+    r.textContent = ` · deal ${d.deal_number} scored: ${dealText(d)}`;
+    last.appendChild(r);
+  }
+  markDeal(view.deal_number);
+  const url = new URL(location.href);
+  url.searchParams.set("view", state.view);
+  url.searchParams.set("step", String(state.step));
+  history.replaceState(null, "", url);
+}
+
+function dealText(d) {
+  const who = d.declarer === null ? "no declarer" : `seat ${d.declarer} ${d.contract} ${d.made ? "made" : "failed"}`;
+  return `${who}; changes ${d.changes.join(" / ")}; totals ${d.totals.join(" / ")}`;
+}
+
+function markDeal(number) {
+  for (const row of document.querySelectorAll("#deals tr[data-deal]")) {
+    row.classList.toggle("current", Number(row.dataset.deal) === number);
+  }
+}
+
+function drawDeals() {
+  const deals = state.data.deals;
+  const box = document.getElementById("deals");
+  const table = document.createElement("table");
+  table.className = "plain deals";
+  const head = document.createElement("tr");
+  for (const h of ["deal", "declarer", "contract", "result", "changes", "totals", "notes"]) {
+    const th = document.createElement("th"); th.textContent = h; head.appendChild(th);
+  }
+  table.appendChild(head);
+  for (const d of deals) {
+    const tr = document.createElement("tr");
+    tr.dataset.deal = String(d.deal_number);
+    const cells = [d.deal_number, d.declarer === null ? "–" : `seat ${d.declarer}`, d.declarer === null ? "–" : d.contract,
+      d.declarer === null ? "–" : (d.made ? "made" : "failed"), d.changes.join(" / "), d.totals.join(" / "), (d.notes || []).join(", ")];
+    for (const c of cells) { const td = document.createElement("td"); td.textContent = String(c); tr.appendChild(td); }
+    tr.addEventListener("click", () => jumpToDeal(d.deal_number));
+    table.appendChild(tr);
+  }
+  box.replaceChildren(table);
+}
+
+function drawTotalsChart() {
+  const deals = state.data.deals;
+  const box = document.getElementById("totals-chart");
+  if (!deals.length) { box.textContent = "no finished deal"; return; }
+  const n = state.data.match.players;
+  const W = 360, H = 180, L = 40, R = 8, T = 8, B = 22;
+  const all = deals.flatMap((d) => d.totals).concat([0]);
+  const lo = Math.min(...all), hi = Math.max(...all, lo + 1);
+  const x = (i) => L + (W - L - R) * (i / deals.length);
+  const y = (v) => T + (H - T - B) * (1 - (v - lo) / (hi - lo));
+  const colors = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e"];
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("class", "totals");
+  const add = (tag, attrs, text) => {
+    const e = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    if (text !== undefined) e.textContent = text;
+    svg.appendChild(e);
+    return e;
+  };
+  add("line", { x1: L, y1: y(0), x2: W - R, y2: y(0), class: "grid" });
+  for (const v of [lo, 0, hi]) add("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "tick" }, String(v));
+  add("text", { x: (L + W) / 2, y: H - 4, "text-anchor": "middle", class: "tick" }, `deals (${deals.length})`);
+  for (let s = 0; s < n; s++) {
+    const pts = [[0, 0], ...deals.map((d, i) => [i + 1, d.totals[s]])];
+    add("polyline", { fill: "none", stroke: colors[s % 4], "stroke-width": 1.5, points: pts.map(([i, v]) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ") });
+    for (const [i, v] of pts.slice(1)) {
+      const c = add("circle", { cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: 2.5, fill: colors[s % 4] });
+      const title = document.createElementNS(ns, "title"); title.textContent = `seat ${s} after deal ${i}: ${v}`; c.appendChild(title);
+    }
+  }
+  const legend = document.createElement("p");
+  legend.className = "legend";
+  legend.textContent = names().map((name, s) => `${["blue", "red", "green", "orange"][s]}: seat ${s} ${name}`).join(" · ");
+  box.replaceChildren(svg, legend);
+}
+
+function drawResult() {
+  const r = state.data.result;
+  const box = document.getElementById("result");
+  if (!r) { box.textContent = "no result: the match did not finish"; return; }
+  const ul = document.createElement("ul");
+  names().forEach((name, s) => {
+    const li = document.createElement("li");
+    const faults = r.faults && r.faults[s] ? Object.entries(r.faults[s]).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(", ") : "";
+    li.textContent = `${r.places ? r.places[s] + "." : ""} seat ${s} ${name}: ${r.totals ? r.totals[s] : "?"} [${r.statuses ? r.statuses[s] : ""}]${faults ? " — faults: " + faults : ""}`;
+    for (const line of (r.fault_log || [])[s] || []) { const d = document.createElement("div"); d.className = "fault"; d.textContent = line; li.appendChild(d); }
+    ul.appendChild(li);
+  });
+  const reason = document.createElement("p");
+  reason.textContent = `ended: ${r.reason}`;
+  box.replaceChildren(ul, reason);
+}
+
+function jumpToDeal(number) {
+  const i = state.views.findIndex((v) => v.deal_number === number);
+  if (i >= 0) { pause(); show(i); }
+}
+
+function isTrickEnd(i) {
+  const s = state.data.steps[i];
+  return s && (s.t || s.r !== null);
+}
+
+function move(kind, dir) {
+  pause();
+  const last = state.data.steps.length - 1;
+  let i = state.step;
+  if (kind === "action") i += dir;
+  else if (kind === "trick") {
+    i += dir;
+    while (i > 0 && i < last && !isTrickEnd(i)) i += dir;
+  } else if (kind === "deal") {
+    const d = state.views[state.step].deal_number;
+    if (dir > 0) { while (i < last && state.views[i].deal_number === d) i++; }
+    else {
+      while (i > 0 && state.views[i - 1].deal_number === d) i--;
+      if (i === state.step && i > 0) { const p = state.views[i - 1].deal_number; i--; while (i > 0 && state.views[i - 1].deal_number === p) i--; }
+    }
+  }
+  show(i);
+}
+
+function pause() {
+  if (state.timer) { clearInterval(state.timer); state.timer = null; }
+  document.getElementById("b-play").textContent = "▶ play";
+}
+
+function play() {
+  if (state.timer) { pause(); return; }
+  const delay = Number(document.getElementById("speed").value);
+  document.getElementById("b-play").textContent = "⏸ pause";
+  state.timer = setInterval(() => {
+    if (state.step >= state.data.steps.length - 1) { pause(); return; }
+    show(state.step + 1);
+  }, delay);
+}
+
+// The step of the k-th faulty action of a seat (links from a bot's faults).
+function faultStep(seat) {
+  return state.data.steps.findIndex((s) => s.a && s.a.seat === seat && s.a.fault);
+}
+
+async function setView(view, step) {
+  pause();
+  const previous = state.data;
+  const targetN = previous && state.views.length ? stepActionNumber(state.step) : null;
+  state.view = view;
+  document.getElementById("view").value = view;
+  try {
+    state.data = await load(view);
+  } catch (err) {
+    document.getElementById("table").textContent = `cannot load this view: ${err.message}`;
+    return;
+  }
+  state.views = expand(state.data.steps);
+  document.getElementById("slider").max = String(state.data.steps.length - 1);
+  drawDeals();
+  drawTotalsChart();
+  drawResult();
+  // Keep the moment when switching views: the same recorded action (a seat's
+  // view may skip another seat's declined private offers).
+  let i = step;
+  if (i === undefined && targetN !== null) {
+    i = 0;
+    state.data.steps.forEach((s, k) => { if (s.a && s.a.n <= targetN) i = k; });
+  }
+  show(i || 0);
+}
+
+function stepActionNumber(i) {
+  for (let k = i; k >= 0; k--) { const a = state.data.steps[k].a; if (a) return a.n; }
+  return -1;
+}
+
+function bind() {
+  const on = (id, fn) => document.getElementById(id).addEventListener("click", fn);
+  on("b-start", () => { pause(); show(0); });
+  on("b-end", () => { pause(); show(state.data.steps.length - 1); });
+  on("b-back", () => move("action", -1));
+  on("b-fwd", () => move("action", 1));
+  on("b-trick-back", () => move("trick", -1));
+  on("b-trick-fwd", () => move("trick", 1));
+  on("b-deal-back", () => move("deal", -1));
+  on("b-deal-fwd", () => move("deal", 1));
+  on("b-play", play);
+  document.getElementById("speed").addEventListener("change", () => { if (state.timer) { pause(); play(); } });
+  document.getElementById("slider").addEventListener("input", (e) => { pause(); show(Number(e.target.value)); });
+  document.getElementById("view").addEventListener("change", (e) => setView(e.target.value));
+  document.addEventListener("keydown", (e) => {
+    if (e.target && ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName) && e.target.type !== "range") return;
+    const kind = e.shiftKey ? "deal" : (e.ctrlKey || e.altKey ? "trick" : "action");
+    if (e.key === "ArrowLeft") { move(kind, -1); e.preventDefault(); }
+    else if (e.key === "ArrowRight") { move(kind, 1); e.preventDefault(); }
+    else if (e.key === " ") { play(); e.preventDefault(); }
+    else if (e.key === "Home") { pause(); show(0); }
+    else if (e.key === "End") { pause(); show(state.data.steps.length - 1); }
+    else if (e.key === "a") setView("all");
+    else if (/^[0-9]$/.test(e.key) && Number(e.key) < Number(root.dataset.seats)) setView(e.key);
+  });
+}
+
+bind();
+const startStep = params.has("step") ? Number(params.get("step")) : undefined;
+setView(state.view, startStep).then(() => {
+  if (params.has("fault")) {
+    const i = faultStep(Number(params.get("fault")));
+    if (i >= 0) show(i);
+  }
+  root.dataset.ready = "1";
+});
+window.arenaPlayer = { show, setView, state };
