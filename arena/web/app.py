@@ -91,6 +91,18 @@ def _viewer(value: str, seats: int) -> int | None:
     raise NotFound(f"view {value!r}: expected 'all' or a seat 0..{seats - 1}")
 
 
+def inline_json(data: bytes) -> str:
+    """JSON bytes as the text of a <script type="application/json">: no "</"
+    can close the element early (a bot name may hold one)."""
+    return data.decode("utf-8").replace("</", "<\\/")
+
+
+def _inline(path: Path, viewer: int | None) -> dict[str, str]:
+    """The opening view's data, in the page itself: the player draws without
+    a second request, and a replay that does not re-play is an error page."""
+    return {"all" if viewer is None else str(viewer): inline_json(player_json(path, viewer))}
+
+
 def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = None,
                extra_routes: Sequence[BaseRoute] = (), poll_seconds: float = 0.5) -> Starlette:
     """The web app over tournament folders and replay files (sources.catalog)."""
@@ -144,7 +156,7 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
         return web.render(
             request, "player.html", title=f"{t.name}: match {match_id}", t=t, seats=seats,
             data_url=f"/api/t/{t.name}/match/{match_id}/{{view}}.json", viewer=viewer,
-            inline=None, back=(f"/t/{t.name}/", t.name), match_id=match_id)
+            inline=_inline(path, viewer), match_id=match_id)
 
     def match_api(request: Request) -> Response:
         _t, _match_id, path = _match_replay(request)
@@ -176,7 +188,7 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
         name = request.path_params["name"]
         return web.render(request, "player.html", title=f"replay {path.name}", t=None,
                           seats=seats, data_url=f"/api/r/{name}/{{view}}.json", viewer=viewer,
-                          inline=None, back=("/", "all sources"), match_id=path.stem)
+                          inline=_inline(path, viewer), match_id=path.stem)
 
     def replay_api(request: Request) -> Response:
         path = _replay_file(request)
@@ -187,8 +199,9 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
         t = web.tournament(request.path_params["t"])
         return live.stream(request, t, poll_seconds)
 
-    def error_page(request: Request, status: int, message: str) -> Response:
-        log.warning("%s %s: %d %s", request.method, request.url.path, status, message)
+    def error_page(request: Request, status: int, message: str, logged: bool = False) -> Response:
+        if not logged:
+            log.warning("%s %s: %d %s", request.method, request.url.path, status, message)
         if request.url.path.startswith("/api/"):
             return PlainTextResponse(message, status_code=status)
         return web.render(request, "error.html", status=status, message=message)
@@ -208,7 +221,8 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
     async def any_error(request: Request, exc: Exception) -> Response:
         # Never a traceback in a page: the log has it, the page says what failed.
         log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
-        return error_page(request, 500, f"this page failed: {type(exc).__name__}: {exc}")
+        return error_page(request, 500, f"this page failed: {type(exc).__name__}: {exc}",
+                          logged=True)
 
     routes: list[BaseRoute] = [
         Route("/", index),

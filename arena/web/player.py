@@ -34,9 +34,10 @@ declining a private offer (RULES.md §6, docs/rules.md "Private offers").
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from arena.game import parse_action
+from arena.game import GameState, parse_action
 from arena.referee.events import action_event, completed_trick
 from arena.referee.replay import Replay, ReplayError, replay_states
 from arena.web.views import View, table_view
@@ -49,8 +50,12 @@ def viewers_of(replay: Replay) -> int:
     return len(replay.header.get("bots") or ())
 
 
-def player_data(replay: Replay, viewer: int | None) -> dict[str, Any]:
-    """Every step of `replay` as `viewer` (a seat, or None for all cards) saw it."""
+def player_data(replay: Replay, viewer: int | None,
+                states: Iterable[tuple[GameState, dict[str, Any] | None]] | None = None,
+                ) -> dict[str, Any]:
+    """Every step of `replay` as `viewer` (a seat, or None for all cards) saw
+    it. `states` (default: `replay_states(replay)`) lets a test re-play the
+    records on another first deal."""
     n = viewers_of(replay)
     if viewer is not None and not 0 <= viewer < n:
         raise ReplayError(f"{replay.path}: seat {viewer} is not a seat of this {n}-player match")
@@ -60,7 +65,7 @@ def player_data(replay: Replay, viewer: int | None) -> dict[str, Any]:
     trick: dict[str, Any] | None = None
     deal_index: int | None = None
     deals_before = 0
-    for game, rec in replay_states(replay):
+    for game, rec in (replay_states(replay) if states is None else states):
         view = table_view(game, viewer)
         finished = len(game.deals)
         if finished > deals_before and pending is not None:
@@ -78,8 +83,14 @@ def player_data(replay: Replay, viewer: int | None) -> dict[str, Any]:
         seat = int(rec["seat"])
         if viewer is not None and seat != viewer and game.private_offer and rec["action"] == "pass":
             continue  # declined where only that seat could see the offer
-        action = parse_action(str(rec["action"]))
-        after = game.apply(action)
+        try:
+            action = parse_action(str(rec["action"]))
+            after = game.apply(action)
+        except ValueError as exc:
+            # As replay_states says it: the file's line and the action.
+            i = len(replay.actions) and replay.actions.index(rec)
+            where = f":{replay.action_lines[i]}" if i < len(replay.action_lines) else ""
+            raise ReplayError(f"{replay.path}{where}: action {rec.get('n')}: {exc}") from None
         shown_to = seat if viewer is None else viewer
         after_obs = after.observation(shown_to).as_mapping()
         text = action_event(seat, action, shown_to, after_obs, game.deal_number).text
@@ -94,7 +105,7 @@ def player_data(replay: Replay, viewer: int | None) -> dict[str, Any]:
         if done is not None:
             trick = {"cards": [{"seat": s, "card": str(c)} for s, c in done[0]],
                      "winner": done[1]}
-    final = replay_game_deals(replay, steps)
+    final = [{k: v for k, v in d.items() if k != "type"} for d in replay.deals]
     return {
         "format": FORMAT,
         "match": _match_info(replay, viewer),
@@ -105,15 +116,6 @@ def player_data(replay: Replay, viewer: int | None) -> dict[str, Any]:
 
 
 _MISSING = object()
-
-
-def replay_game_deals(replay: Replay, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The finished deals as the replay recorded them (public results)."""
-    del steps
-    out = []
-    for d in replay.deals:
-        out.append({k: v for k, v in d.items() if k != "type"})
-    return out
 
 
 def _seconds(value: Any) -> float | None:
