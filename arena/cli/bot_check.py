@@ -9,7 +9,9 @@ reports everything that went wrong. The command module prints
 
 from __future__ import annotations
 
+import dataclasses
 import re
+import secrets
 import shutil
 import tempfile
 from collections.abc import Sequence
@@ -17,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from arena.referee.secrecy import new_key, public_id
 from arena.referee.spec import (
     STREAM_GONE,
     FaultPolicy,
@@ -41,7 +44,8 @@ LOG_TAIL_LINES = 12
 class CheckOptions:
     rules: str = "standard"
     deals: int = 3
-    seed: int = 1
+    seed: int | None = None          # None: a random one (printed with the result)
+    key: str | None = None           # the bots' ARENA_SEED key; None: a random one
     per_move: float = 1.0
     bank: float = 10.0
     startup: float = 15.0
@@ -99,11 +103,16 @@ def check_bot(folder: Path, options: CheckOptions = CheckOptions()) -> Check:
     except ValueError as exc:
         report.failed(f"the match could not be set up: {exc}")
         return report
+    # Random unless given, and printed: a bot must not recognise the check by
+    # its deals, and a run can be repeated with --seed and --key.
+    seed = options.seed if options.seed is not None else secrets.randbelow(2**63)
+    key = options.key or new_key()
+    options = dataclasses.replace(options, seed=seed, key=key)
     work = Path(tempfile.mkdtemp(prefix="arena-bot-check-"))
     try:
         spec = MatchSpec(
-            match_id=f"check-{bot.name}", bots=(bot, *[opponent] * (players - 1)),
-            seed=options.seed, rules_preset=options.rules,
+            match_id=public_id("check"), bots=(bot, *[opponent] * (players - 1)),
+            seed=seed, key=key, rules_preset=options.rules,
             rules_options=(*options.options, ("max_deals", options.deals)),
             time_control=TimeControl(per_move=options.per_move, bank=options.bank,
                                      startup=options.startup, pondering=options.pondering),
@@ -117,6 +126,7 @@ def check_bot(folder: Path, options: CheckOptions = CheckOptions()) -> Check:
             report.failed(f"the match could not be set up: {exc}")
             return report
         _judge(report, result, options, bot)
+        report.noted(f"repeat this check with --seed {seed} --key {key}")
         if not report.ok:
             report.log_tail = _tail(result.seats[0].log_path)
     finally:

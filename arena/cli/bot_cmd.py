@@ -76,7 +76,10 @@ def check(
     rules: Annotated[
         str, typer.Option("--rules", help="rules preset (see `arena rules list`)")] = "standard",
     deals: Annotated[int, typer.Option("--deals", min=1, help="deals to play")] = 3,
-    seed: Annotated[int, typer.Option("--seed", min=0, help="deal seed")] = 1,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", min=0, help="deal seed (default: a random one, printed)")] = None,
+    key: Annotated[str | None, typer.Option(
+        "--key", help="secret the bots' ARENA_SEED is made from (default: random, printed)")] = None,
     time_per_move: Annotated[
         float, typer.Option("--time-per-move", help="seconds per decision")] = 1.0,
     bank: Annotated[float, typer.Option("--bank", help="time bank in seconds")] = 10.0,
@@ -98,7 +101,7 @@ def check(
 
     overrides, problem = rules_overrides(option)
     options = CheckOptions(
-        rules=rules, deals=deals, seed=seed, per_move=time_per_move, bank=bank,
+        rules=rules, deals=deals, seed=seed, key=key, per_move=time_per_move, bank=bank,
         startup=startup, sandbox=sandbox, options=tuple(overrides), pondering=pondering,
     )
     players = 0
@@ -129,6 +132,8 @@ def _check_options(options: CheckOptions) -> tuple[int, str]:
     from arena.cli.checks import seconds_problem
     from arena.sandbox import SandboxError, resolve_level
 
+    if options.key is not None and not options.key.strip():
+        return 0, "--key: must not be empty"
     if options.sandbox not in ("auto", "docker", "bwrap", "process"):
         return 0, f"--sandbox {options.sandbox!r}: expected auto, docker, bwrap or process"
     problem = (seconds_problem("--time-per-move", options.per_move)

@@ -64,12 +64,17 @@ def play(
         "--option", help="rules option override NAME=VALUE (repeatable)")] = None,
     seed: Annotated[int | None, typer.Option(
         "--seed", min=0, help="deal seed (default: a random one, printed)")] = None,
+    key: Annotated[str | None, typer.Option(
+        "--key", help="secret the bots' ARENA_SEED is made from (default: a random one, "
+        "printed; with the same --seed it repeats the match exactly)")] = None,
     time_per_move: Annotated[float, typer.Option(
         "--time-per-move", help="seconds per decision (plus the bank)")] = 1.0,
     bank: Annotated[float, typer.Option("--bank", help="time bank in seconds")] = 10.0,
     pondering: Annotated[bool, typer.Option(
         "--pondering", help="let bots use the CPU while another seat decides "
         "(default: each is paused meanwhile, docs/protocol.md)")] = False,
+    startup: Annotated[float, typer.Option(
+        "--startup", help="seconds each bot has to connect and say hello")] = 15.0,
     replay: Annotated[
         Path | None, typer.Option("--replay", help="write the replay (JSON Lines) here")] = None,
     sandbox: Annotated[
@@ -93,6 +98,7 @@ def play(
 ) -> None:
     """Run one match between bots and print the deal-by-deal summary and the result."""
     from arena.referee.match import MatchSetupError, RulesChoiceError, build_rules
+    from arena.referee.secrecy import new_key, public_id
     from arena.referee.spec import MatchSpec, TimeControl
     from arena.referee.transcript import result_lines
     from arena.sandbox.botfile import BotFileError, load_bot
@@ -105,6 +111,7 @@ def play(
     if problem:
         raise _fail(problem)
     problem = (seconds_problem("--time-per-move", time_per_move)
+               or seconds_problem("--startup", startup)
                or seconds_problem("--bank", bank, zero_ok=True)
                or seconds_problem("--human-time", human_time)
                or seconds_problem("--human-bank", human_bank, zero_ok=True)
@@ -129,9 +136,15 @@ def play(
     if seed is None:
         # 63 bits: a bot cannot find the deal seed by trying seeds against its hand.
         seed = secrets.randbelow(2**63)
+    if key is not None and not key.strip():
+        raise _fail("--key: must not be empty")
+    key = key if key is not None else new_key()
     spec = MatchSpec(
-        match_id=f"play-{seed}", bots=specs, seed=seed, rules_preset=rules,
-        rules_options=tuple(overrides), time_control=TimeControl(per_move=time_per_move, bank=bank, pondering=pondering),
+        # A random id: the bots are told it (MatchStart), so it must not be the seed.
+        match_id=public_id("play"), bots=specs, seed=seed, key=key, rules_preset=rules,
+        rules_options=tuple(overrides),
+        time_control=TimeControl(per_move=time_per_move, bank=bank, startup=startup,
+                                 pondering=pondering),
         sandbox=sandbox, transport="tcp" if transport == "tcp" else "unix",
         replay_path=str(replay.resolve()) if replay else "",
         work_dir=str(logs.resolve()) if logs else "",
@@ -178,10 +191,11 @@ def play(
         typer.echo(f"{what}: the match was stopped; it has no result", err=True)
         raise typer.Exit(code) from None
     if as_json:
-        typer.echo(json.dumps(asdict(result), indent=2))
+        typer.echo(json.dumps(asdict(result) | {"key": key}, indent=2))
     else:
         for line in result_lines(result):
             typer.echo(line)
+        typer.echo(f"repeat with: --seed {seed} --key {key}")
 
 
 @replay_app.command("show")

@@ -6,7 +6,7 @@
 Flow: a grpc.aio server on a fresh unix socket in a private 0700 temp folder
 (or 127.0.0.1 TCP); one random single-use token per seat; every bot started
 (arena.sandbox via referee.launch) with ARENA_ADDRESS / ARENA_TOKEN /
-ARENA_SEED; the game is played decision by decision; every bot process
+ARENA_SEED (secrecy.py: nothing a bot gets derives from the deal seed); the game is played decision by decision; every bot process
 group is killed at the end, whatever happens.
 
 Faults (spec.FAULT_KINDS) never raise out of here:
@@ -27,7 +27,6 @@ and it is ranked last (all forfeits share the last place).
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import os
 import secrets
@@ -47,6 +46,7 @@ from arena.referee.launch import seat_level, start_bot
 from arena.referee.pondering import Pacer
 from arena.referee.replay import REPLAY_VERSION, ReplayWriter
 from arena.referee.seats import DISCONNECTED, Oversized, Seat
+from arena.referee.secrecy import bot_seed, new_key
 from arena.referee.server import (
     INBOX_LIMIT,
     MESSAGE_LIMIT,
@@ -114,15 +114,6 @@ def run_match(spec: MatchSpec) -> MatchResult:
     return asyncio.run(play_match(spec))
 
 
-def bot_seed(seed: int, seat: int) -> int:
-    """The ARENA_SEED of `seat` in a match dealt from `seed`: reproducible,
-    different per seat, and one-way. A bot must not get the deal seed back
-    from it (it would re-deal every hand and talon), so it is a SHA-256 of
-    the seed, never a simple function of it."""
-    digest = hashlib.sha256(f"arena-bot-seed:{seed}:{seat}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
-
-
 def default_action(legal: Sequence[Action]) -> Action:
     """What a faulty or forfeited seat plays: pass where legal (it takes on
     nothing), else the first legal action in the engine's sorted order."""
@@ -145,6 +136,7 @@ class _Match:
     def __init__(self, spec: MatchSpec, rules: Rules) -> None:
         self.spec = spec
         self.rules = rules
+        self.key = spec.key or new_key()  # never the deal seed (secrecy.py)
         self.policy = spec.fault_policy
         self.seats = [
             Seat(i, bot, secrets.token_urlsafe(24), spec.seat_time_control(i))
@@ -283,8 +275,9 @@ class _Match:
             env = {
                 "ARENA_ADDRESS": address,
                 "ARENA_TOKEN": seat.token,
-                # Reproducible randomness for bots that want it (sample_bots/random).
-                "ARENA_SEED": str(bot_seed(self.spec.seed, seat.index)),
+                # Reproducible randomness for bots that want it (sample_bots/random):
+                # keyed by the match's secret key, never a function of the deal seed.
+                "ARENA_SEED": str(bot_seed(self.key, seat.index)),
             }
             seat.log_path = os.path.join(log_dir, f"{self.spec.match_id}-seat{seat.index}-{seat.bot.name}.log")
             # The level resolved below for every seat before any launch (for

@@ -72,6 +72,10 @@ class MatchSpec:
     # Seats with a time control of their own, (seat, control): a person's
     # seat is given minutes where bots get a second (arena/web/human).
     seat_time: tuple[tuple[int, TimeControl], ...] = ()
+    # The secret the bots' ARENA_SEEDs are made from (referee/secrecy.py);
+    # "" = a fresh random one for this match (the bots' randomness then
+    # does not repeat with the seed).
+    key: str = ""
 
     def seat_time_control(self, seat: int) -> TimeControl:
         """The time control `seat` plays under: its own, else the match's."""

@@ -18,6 +18,7 @@ from arena.referee.spec import MatchResult, MatchSpec
 from arena.tournament import fingerprint, ratings, registry, schedule
 from arena.tournament.config import TournamentConfig
 from arena.tournament.executors import Executor, Outcome
+from arena.tournament.secrecy import match_key
 from arena.tournament.store import BotRow, MatchRow, Store
 
 REPLAYS_DIR = "replays"
@@ -89,6 +90,7 @@ def match_spec(config: TournamentConfig, row: MatchRow, specs: dict[int, object]
         match_id=row.match_id,
         bots=tuple(specs[i] for i in row.bot_ids),  # type: ignore[misc]
         seed=row.seed,
+        key=match_key(config.seed, row.match_id),  # the bots' ARENA_SEED: one-way of the secret seed
         rules_preset=config.rules_preset,
         rules_options=config.rules_options,
         time_control=config.time_control,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -216,3 +217,34 @@ def test_replay_show_tells_faults_and_keeps_another_seats_notes_to_their_kind(tm
         assert "is not legal (legal: " in shown[view], shown[view][-800:]
     assert "[fault: illegal]" in shown["1"] and "(legal: " not in shown["1"]
     assert "seat 0 fault: " not in shown["1"]
+
+
+@pytest.mark.slow
+def test_play_names_the_match_at_random_and_repeats_with_seed_and_key(tmp_path: Path) -> None:
+    """The match id the bots are told is random, never the seed; the seed
+    and key printed repeat the match exactly (the random bots' choices
+    come from ARENA_SEED, made from the key)."""
+    args = ["play", RANDOM, RANDOM, RANDOM, "--sandbox", "process", "--option", "max_deals=2"]
+    code, out, err = _run(*args)
+    assert code == 0, err
+    (repeat,) = [line for line in out.splitlines() if line.startswith("repeat with: ")]
+    seed, key = re.fullmatch(r"repeat with: --seed (\d+) --key ([0-9a-f]{32})", repeat).groups()
+    (head,) = [line for line in out.splitlines() if line.startswith("match ")]
+    match_id = head.split()[1]
+    assert re.fullmatch(r"play-[0-9a-f]{12}", match_id) and seed not in match_id
+
+    runs = []
+    for _ in range(2):
+        code, out, err = _run(*args, "--seed", seed, "--key", key, "--json")
+        assert code == 0, err
+        runs.append(json.loads(out))
+    a, b = runs
+    assert a["seed"] == b["seed"] == int(seed) and a["key"] == b["key"] == key
+    assert a["match_id"] != b["match_id"]
+    assert a["deals"] == b["deals"] and a["finish"] == b["finish"]
+    assert [s["decisions"] for s in a["seats"]] == [s["decisions"] for s in b["seats"]]
+
+
+def test_an_empty_key_is_a_usage_error() -> None:
+    code, out, err = _run("play", RANDOM, RANDOM, RANDOM, "--key", " ")
+    assert code == 2 and "--key: must not be empty" in err and "Traceback" not in err + out

@@ -203,3 +203,22 @@ def test_a_bot_is_checked_under_the_options_given(options: list[str], seats: int
     assert code == 0, "\n".join(lines)
     assert lines[0].endswith(f"of standard {' '.join(options)} against {seats - 1} random bots)"), lines[0]
     assert any(f" of {seats}, total" in line for line in lines), lines
+
+
+@pytest.mark.slow
+def test_the_seed_is_random_and_printed_so_the_check_can_be_repeated() -> None:
+    """A bot must not recognise the check by its deals: each run deals from
+    a new random seed, printed with the key; given both, it repeats."""
+    bot = str(ROOT / "sample_bots" / "random")
+    seen = []
+    for _ in range(2):
+        code, lines = check(bot, *FAST)
+        assert code == 0, lines
+        (note,) = [line for line in lines if "repeat this check with" in line]
+        seen.append(note.split("with ", 1)[1])
+    assert seen[0] != seen[1]
+    seed, key = seen[0].split()[1], seen[0].split()[3]
+    code, lines = check(bot, *FAST, "--seed", seed, "--key", key)
+    assert code == 0, lines
+    assert any(f"seed {seed})" in line for line in lines), lines
+    assert any(line.endswith(f"--seed {seed} --key {key}") for line in lines), lines

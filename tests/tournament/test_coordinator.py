@@ -295,3 +295,28 @@ def test_results_read_without_the_source_folders(four, make_tournament) -> None:
     with Store(config.store_path) as store:
         text = to_json(build(config, store))
     assert text.split('"rows"', 1)[1] == before
+
+
+def test_a_match_key_is_one_way_of_the_tournament_seed(four, make_tournament) -> None:
+    """What the bots of a match get from the tournament seed (their
+    ARENA_SEED's key) is an HMAC keyed by it: reproducible, one per match,
+    and neither the tournament seed nor a deal seed in any form."""
+    from arena.referee.secrecy import bot_seed
+    from arena.tournament.secrecy import match_key
+
+    folder = make_tournament(four, seed=2**62 + 12345)
+    config = load_config(folder)
+    with Store(config.store_path) as store:
+        coordinator.prepare(config, store)
+        rows = store.matches()
+    keys = set()
+    for row in rows:
+        spec = coordinator.match_spec(config, row, dict.fromkeys(row.bot_ids))
+        assert spec.key == match_key(config.seed, row.match_id)
+        assert str(config.seed) not in spec.key and str(row.seed) not in spec.key
+        assert str(row.seed) not in row.match_id and str(config.seed) not in row.match_id
+        seeds = {bot_seed(spec.key, seat) for seat in range(3)}
+        assert row.seed not in seeds and config.seed not in seeds
+        keys.add(spec.key)
+    assert len(keys) == len(rows) == 24
+    assert match_key(config.seed, rows[0].match_id) != match_key(config.seed + 1, rows[0].match_id)

@@ -1,0 +1,54 @@
+"""Searching what a bot saw for a seed that deals its hand (the seed-secrecy tests).
+
+`candidates(value)` turns everything a bot collected (nested JSON: texts,
+numbers) into the integers it could try as a deal seed: every number, every
+run of digits and each of its substrings, every run of hex digits read as
+hex. `redeals(...)` keeps those that deal the bot's own first hand with the
+rules engine's `new_game`, as a cheating bot would.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from arena.game import Rules, new_game
+
+_DIGITS = re.compile(r"\d+")
+_HEX = re.compile(r"[0-9a-fA-F]{4,}")
+
+
+def candidates(value: Any, out: set[int] | None = None) -> set[int]:
+    found = set() if out is None else out
+    if isinstance(value, dict):
+        for k, v in value.items():
+            candidates(k, found)
+            candidates(v, found)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            candidates(v, found)
+    elif isinstance(value, bool):
+        pass
+    elif isinstance(value, int):
+        found.add(abs(value))
+    elif isinstance(value, float):
+        found.add(int(abs(value)))
+    elif isinstance(value, str):
+        for run in _DIGITS.findall(value):
+            for i in range(len(run)):
+                for j in range(i + 1, len(run) + 1):
+                    found.add(int(run[i:j]))
+        for run in _HEX.findall(value):
+            found.add(int(run, 16))
+    return found
+
+
+def first_hand(rules: Rules, seed: int, seat: int) -> list[str]:
+    return sorted(str(c) for c in new_game(rules, seed=seed).observation(seat).to_dict()["hand"])
+
+
+def redeals(seeds: Iterable[int], rules: Rules, seat: int, hand: list[str]) -> list[int]:
+    """The seeds among `seeds` that deal `hand` to `seat` first."""
+    want = sorted(hand)
+    return [s for s in sorted(seeds) if first_hand(rules, s, seat) == want]
