@@ -97,8 +97,12 @@ def test_nothing_a_bot_sees_redeals_its_match(tmp_path: Path, level: str) -> Non
     seen = json.loads(line)
     assert seen["messages"] and seen["env"]["ARENA_SEED"] and seen["files"], seen.keys()
     rules = Rules.preset("standard")
-    hand = seen["hand"]
-    assert first_hand(rules, seed, 0) == hand  # the bot's hand is the deal of `seed`
+    hand = first_hand(rules, seed, 0)  # what the bot holds when the deal starts
+    if seen["first_phase"] == "bidding 1":
+        # It held the dealt hand at its first decision (the auction can end
+        # before its turn, and then the exchange has changed its hand; or
+        # another seat asked for a redeal first).
+        assert seen["hand"] == hand
     text = json.dumps(seen)
     assert str(seed) not in text and result["match_id"] in text
     found = candidates(seen)

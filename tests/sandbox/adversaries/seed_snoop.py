@@ -3,8 +3,9 @@
 Every message the referee sends (text form), its environment, arguments,
 working folder, the files it can read in its own sandbox (its folder, HOME,
 TMPDIR, and /tmp where that is private to it), /proc/self, its host name and
-socket path. At the end it prints all of it as one JSON line, with its first
-hand, for the test to search for the deal seed:
+socket path. At the end it prints all of it as one JSON line, with its hand
+at its first decision (and the phase it was in), for the test to search
+for the deal seed:
 
     ATTACK seen: {...}
 """
@@ -43,18 +44,22 @@ class SeedSnoop(Adversary):
         super().__init__()
         self.messages: list[str] = []
         self.hand: list[str] = []
+        self.first_phase = ""
 
     def on_match_start(self, start) -> None:  # type: ignore[no-untyped-def]
         self.messages.append(str(start))
 
     def act(self, obs):  # type: ignore[no-untyped-def]
         self.messages.append(str(obs.request))
-        if not self.hand:
+        if not self.first_phase:
             self.hand = sorted(str(c) for c in obs.hand)
+            self.first_phase = f"{obs.phase} {obs.deal_number}"
         return super().act(obs)
 
     def on_event(self, event) -> None:  # type: ignore[no-untyped-def]
         self.messages.append(str(event))
+        if not self.first_phase and "redeal" in event.text:
+            self.first_phase = "redealt"  # its first hand is not the seed's first deal
 
     def on_deal_end(self, result) -> None:  # type: ignore[no-untyped-def]
         self.messages.append(str(result))
@@ -83,7 +88,7 @@ class SeedSnoop(Adversary):
             "env": dict(os.environ), "argv": sys.argv, "cwd": os.getcwd(),
             "hostname": socket.gethostname(), "uid": os.getuid(), "pid": os.getpid(),
             "socket_dir": {sock_dir: listing}, "files": files, "messages": self.messages,
-            "hand": self.hand,
+            "hand": self.hand, "first_phase": self.first_phase,
         }
         report("seen", json.dumps(seen))
 
