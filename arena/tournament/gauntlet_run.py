@@ -23,6 +23,7 @@ from arena.sandbox.botfile import BotFileError, BotSpec, load_bot, missing_progr
 from arena.tournament import registry
 from arena.tournament.executors import Executor
 from arena.tournament.gauntlet import GauntletError, Settings, Verdict, judge, plan_set, set_scores
+from arena.tournament.secrecy import match_key
 from arena.tournament.store import BotRow, Store
 
 STORE_NAME = "gauntlet.sqlite"
@@ -185,6 +186,7 @@ def _spec(p: Prepared, match_id: str, seed: int, seated: tuple[int, int, int]) -
     r = p.request
     return MatchSpec(
         match_id=match_id, bots=tuple(p.specs[i] for i in seated), seed=seed,
+        key=match_key(p.settings.seed, match_id),  # the bots' ARENA_SEED: one-way of the seed
         rules_preset=r.rules_preset, rules_options=r.rules_options,
         time_control=r.time_control, fault_policy=r.fault_policy, sandbox=r.sandbox,
         replay_path=str(r.root / REPLAYS_DIR / f"{match_id}.jsonl") if r.replays else "",
