@@ -55,7 +55,8 @@ def _validation(config: TournamentConfig, deals: int) -> Callable[[BotSpec], str
     def validate(spec: BotSpec) -> str:
         tc = config.time_control
         options = CheckOptions(
-            rules=config.rules_preset, deals=deals, seed=1, per_move=tc.per_move, bank=tc.bank,
+            # A random seed (seed=None): a bot must not recognise its validation by the deals.
+            rules=config.rules_preset, deals=deals, seed=None, per_move=tc.per_move, bank=tc.bank,
             startup=tc.startup, sandbox=config.sandbox,
             # The check's own length replaces the tournament's.
             options=tuple((k, v) for k, v in config.rules_options if k != "max_deals"))
