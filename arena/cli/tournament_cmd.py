@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import secrets
@@ -108,11 +109,16 @@ def run(
     cpu_slots: Annotated[bool | None, typer.Option(
         "--cpu-slots/--no-cpu-slots",
         help="run each concurrent match on CPUs of its own (default: config, on)")] = None,
+    stop: Annotated[str | None, typer.Option(
+        "--stop", help="fixed: every set; settled: stop once neighbours are separated "
+        "(default: the config's)")] = None,
 ) -> None:
-    """Play every match not yet played (resumes an interrupted run)."""
+    """Play every match not yet played (resumes an interrupted run); with
+    the adaptive stop, only the sets that still tell something."""
     from arena.sandbox.botfile import BotFileError, load_bot
     from arena.sandbox.levels import fallback_note
     from arena.tournament.config import (
+        STOPS,
         TournamentConfigError,
         dask_address_problem,
         load_config,
@@ -133,6 +139,10 @@ def run(
         raise _fail(str(exc)) from None
     if dask is not None and dask_address_problem(dask):
         raise _fail(f"--dask {dask!r}: expected 'local' or tcp://host:port")
+    if stop is not None:
+        if stop not in STOPS:
+            raise _fail(f"--stop {stop!r}: expected {' or '.join(STOPS)}")
+        config = dataclasses.replace(config, stop=stop)
 
     try:
         # For their bot.toml only (the images they name): validated by load_config.
@@ -228,6 +238,8 @@ def run(
     if not quiet:
         typer.echo(f"{config.name}: {summary.finished}/{summary.planned} matches finished "
                    f"({summary.played} played now, {summary.failed} failed)")
+        if summary.stopped:
+            typer.echo(f"{config.name}: {summary.stopped}")
     if summary.failed:
         raise typer.Exit(1)
 

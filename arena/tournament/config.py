@@ -32,8 +32,9 @@ _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 _TOP_KEYS = frozenset({
     "name", "description", "seed", "bots", "duplicate_sets", "schedule", "concurrency",
     "cpu_slots", "executor", "dask_address", "sandbox", "replays", "bootstrap", "rules",
-    "time_control", "faults", "limits",
+    "time_control", "faults", "limits", "stop",
 })
+STOPS: tuple[str, ...] = ("fixed", "settled")
 _RULES_KEYS_FIXED = frozenset({"preset"})
 _TIME_KEYS = frozenset({"per_move", "bank", "increment", "startup", "pondering"})
 _MAY_BE_ZERO = frozenset({"bank", "increment"})
@@ -78,6 +79,7 @@ class TournamentConfig:
     fault_policy: FaultPolicy = field(default_factory=FaultPolicy)
     limits: Limits = field(default_factory=Limits)
     description: str = ""
+    stop: str = "fixed"                        # fixed | settled (arena/tournament/adaptive.py)
 
     @property
     def store_path(self) -> Path:
@@ -162,6 +164,9 @@ def parse_config(data: dict[str, Any], root: Path, where: str,
     if not 0 <= bootstrap <= 100_000:
         raise fail("bootstrap", f"must be 0..100000, got {bootstrap}")
     description = get("description", str, "")
+    stop = get("stop", str, "fixed")
+    if stop not in STOPS:
+        raise fail("stop", f"unknown stop {stop!r} (choose {', '.join(STOPS)})")
 
     bots = get("bots", list, None)
     if bots is None:
@@ -202,7 +207,7 @@ def parse_config(data: dict[str, Any], root: Path, where: str,
         cpu_slots=cpu_slots, executor=executor, dask_address=dask_address, sandbox=sandbox,
         replays=replays, bootstrap=bootstrap, rules_preset=rules_preset,
         rules_options=rules_options, time_control=time_control, fault_policy=fault_policy, limits=limits,
-        description=description,
+        description=description, stop=stop,
     )
 
 
@@ -358,6 +363,9 @@ description = ""               # shown on the leaderboard
 seed = {seed}
 duplicate_sets = 2             # each table is played this many times, each time
                                # in all 6 seat orders on the same deal seed
+stop = "fixed"                 # fixed: play every set; settled: stop once neighbours
+                               # are separated (duplicate_sets is then the maximum;
+                               # docs/tournaments.md "Adaptive stop")
 schedule = "auto"              # auto | all_triples | balanced (pair-balanced design)
 concurrency = 0                # matches at once; 0 = number of CPU cores
 cpu_slots = true               # each match at once on CPUs of its own (fair clocks;

@@ -15,7 +15,7 @@ from pathlib import Path
 import trueskill
 
 from arena.referee.spec import MatchResult, MatchSpec
-from arena.tournament import fingerprint, ratings, registry, schedule
+from arena.tournament import adaptive, fingerprint, ratings, registry, schedule
 from arena.tournament.config import TournamentConfig
 from arena.tournament.executors import Executor, Outcome
 from arena.tournament.secrecy import match_key
@@ -36,6 +36,7 @@ class RunSummary:
     played: int           # finished during this run
     failed: int           # could not be played this run (retried next run)
     errors: tuple[str, ...]
+    stopped: str = ""     # stop = "settled": why the run stopped
 
 
 @dataclass(frozen=True)
@@ -154,17 +155,27 @@ def run(
     if on_progress:
         on_progress(finished, len(field.plan), _leader(live, names))
 
-    if todo:
-        specs: dict[int, object] = {b.id: registry.bot_spec(b, root) for b in field.bots}
-        by_id = {r.match_id: r for r in todo}
+    stopped = ""
+    specs: dict[int, object] = {}
+    executor: Executor | None = None
+    try:
+        for batch in _rounds(config, field, store, todo, errors):
+            if isinstance(batch, str):
+                stopped = batch
+                break
+            if not batch:
+                continue
+            if executor is None:
+                specs = {b.id: registry.bot_spec(b, root) for b in field.bots}
+                executor = executor_factory()
+            by_id = {r.match_id: r for r in batch}
 
-        def feed() -> Iterator[MatchSpec]:
-            for row in todo:
-                store.mark_running([row.match_id])
-                yield match_spec(config, row, specs)
+            def feed(rows: list[MatchRow] = batch,
+                     specs: dict[int, object] = specs) -> Iterator[MatchSpec]:
+                for row in rows:
+                    store.mark_running([row.match_id])
+                    yield match_spec(config, row, specs)
 
-        executor = executor_factory()
-        try:
             for outcome in executor.play(feed()):
                 played_ok = _record(store, outcome, errors)
                 if played_ok and outcome.result is not None:
@@ -175,11 +186,52 @@ def run(
                     played += 1
                 if on_progress:
                     on_progress(finished, len(field.plan), _leader(live, names))
-        finally:
+    finally:
+        if executor is not None:
             executor.close()
 
     save_ratings(store, field)
-    return RunSummary(len(field.plan), finished, played, len(errors), tuple(errors))
+    return RunSummary(len(field.plan), finished, played, len(errors), tuple(errors), stopped)
+
+
+def _rounds(config: TournamentConfig, field: Field, store: Store, todo: list[MatchRow],
+            errors: list[str]) -> Iterator[list[MatchRow] | str]:
+    """What to play: everything not finished (stop = "fixed"), or round by
+    round what the adaptive stop chooses (arena/tournament/adaptive.py),
+    then a line saying why it stopped. A round is chosen from the results
+    of the rounds before it only, so a resumed run chooses the same."""
+    if config.stop != "settled":
+        yield todo
+        return
+    wanted = {m.match_id for m in field.plan}
+    bots = [b.id for b in field.bots]
+    by_set: dict[int, list[schedule.PlannedMatch]] = {}
+    for m in field.plan:
+        by_set.setdefault(m.set_no, []).append(m)
+    for set_no in sorted(by_set):
+        rows = {r.match_id: r for r in store.matches(wanted)}
+        if set_no == 0:
+            chosen = None
+        else:
+            played = [adaptive.Played(r.match_id, unit(r), r.bot_ids, to_rated(
+                r.match_id, unit(r), r.bot_ids, r.result).places) for r in rows.values()
+                if r.status == "finished" and r.result is not None and r.set_no < set_no]
+            open_pairs = [p for p in adaptive.pairs(played, bots) if p.decision is None]
+            if not open_pairs:
+                yield (f"settled after {set_no} of {config.duplicate_sets} sets: every pair of "
+                       "neighbours separated (or too close to tell)")
+                return
+            triples = sorted({tuple(sorted(field.bots[i].id for i in m.bots))
+                              for m in by_set[set_no]})
+            chosen = set(adaptive.next_tables(triples, open_pairs, set_no))
+        batch = [rows[m.match_id] for m in by_set[set_no]
+                 if rows[m.match_id].status != "finished"
+                 and (chosen is None or tuple(sorted(field.bots[i].id for i in m.bots)) in chosen)]
+        yield batch
+        if errors:
+            yield "stopped: some matches could not be played (the next run plays them first)"
+            return
+    yield f"not settled within duplicate_sets = {config.duplicate_sets} (its maximum)"
 
 
 def _record(store: Store, outcome: Outcome, errors: list[str]) -> bool:
