@@ -15,7 +15,7 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def _table(folder: Path) -> object:
+def _table(folder: Path, reveal: bool = False) -> object:
     from arena.tournament.config import TournamentConfigError, load_config
     from arena.tournament.fingerprint import FingerprintError
     from arena.tournament.registry import RegistryError
@@ -29,7 +29,7 @@ def _table(folder: Path) -> object:
             raise TournamentConfigError(
                 f"{config.store_path}: no results yet (run `arena tournament run {folder}`)")
         with Store(config.store_path) as store:
-            return build(config, store)
+            return build(config, store, reveal)
     except (TournamentConfigError, StoreError, FingerprintError, RegistryError) as exc:
         raise _fail(str(exc)) from None
 
@@ -47,12 +47,16 @@ def publish(
     folder: Annotated[Path, typer.Argument(help="tournament folder")],
     out: Annotated[Path | None, typer.Option(
         "--out", help="output folder (default: leaderboards/<tournament name>)")] = None,
+    reveal: Annotated[bool, typer.Option(
+        "--reveal", help="publish the tournament seed (and salt) now, before every planned "
+        "match is finished")] = False,
 ) -> None:
-    """Write leaderboard.md, .json, .csv and index.html."""
+    """Write leaderboard.md, .json, .csv and index.html, with the tournament
+    seed's commitment (the seed itself once every planned match is finished)."""
     from arena.tournament.publish import publish as write
     from arena.tournament.standings import Table
 
-    table = _table(folder)
+    table = _table(folder, reveal)
     assert isinstance(table, Table)
     target = out if out is not None else Path("leaderboards") / table.name
     try:
@@ -63,6 +67,12 @@ def publish(
                     ) from None
     for path in paths:
         typer.echo(f"wrote {path}")
+    if table.seed is not None:
+        typer.echo(f"seed commitment: {table.seed.commitment}")
+        typer.echo(f"seed revealed: {table.seed.seed} (salt {table.seed.salt})"
+                   if table.seed.seed is not None else
+                   f"seed kept secret: {table.finished} of {table.planned} planned matches "
+                   "finished (--reveal publishes it now)")
 
 
 def register(app: typer.Typer) -> None:

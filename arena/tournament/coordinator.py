@@ -18,7 +18,7 @@ from arena.referee.spec import MatchResult, MatchSpec
 from arena.tournament import adaptive, fingerprint, ratings, registry, schedule
 from arena.tournament.config import TournamentConfig
 from arena.tournament.executors import Executor, Outcome
-from arena.tournament.secrecy import match_key
+from arena.tournament.secrecy import match_key, salt
 from arena.tournament.store import BotRow, MatchRow, Store
 
 REPLAYS_DIR = "replays"
@@ -62,6 +62,7 @@ def prepare(config: TournamentConfig, store: Store) -> Field:
     fingerprint.verify(config, store)
     check_field(config, store)
     fingerprint.record(config, store)
+    salt(store)  # the seed commitment's salt, fixed before any match is played
     bots = tuple(registry.sync_field(config, store))
     planned = tuple(plan_field(config, bots))
     store.plan((m.match_id, m.set_no, m.table_no, m.order_no, m.seed,

@@ -53,6 +53,8 @@ def to_markdown(table: Table) -> str:
     for row in table.rows:
         lines.append("| " + " | ".join(_md(cell(row, k)) for k, _ in COLUMNS) + " |")
     lines += ["", _footnote()]
+    if table.seed is not None:
+        lines += ["", _md(seed_text(table))]
     if table.retired:
         lines += ["", "Earlier versions (results kept apart, not rated above):", ""]
         lines += [f"- {_md(bot)} {_md(version)}: {n} matches" for bot, version, n in table.retired]
@@ -79,12 +81,17 @@ def to_json(table: Table) -> str:
     data = {
         "name": table.name, "rules": table.rules, "duplicate_sets": table.duplicate_sets,
         "matches_planned": table.planned, "matches_finished": table.finished,
+        # The seed's commitment; the seed and salt are null until revealed.
+        "seed": None if table.seed is None else {
+            "commitment": table.seed.commitment, "scheme": 'sha256("<salt>:<seed>")',
+            "seed": table.seed.seed, "salt": table.seed.salt or None},
         "trueskill": {"mu": MU, "sigma": SIGMA, "beta": BETA, "tau": TAU,
                       "draw_probability": DRAW_PROBABILITY},
         "rows": [asdict(row) for row in table.rows],
         "earlier_versions": [{"bot": b, "version": v, "matches": n}
                              for b, v, n in table.retired],
     }
+
     return json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
 
 
@@ -129,6 +136,7 @@ th {{ background: #f0f0f0; }}
 </tbody>
 </table>
 <p>{html.escape(_footnote())}</p>
+{f"<p>{html.escape(seed_text(table))}</p>" if table.seed is not None else ""}
 <h2>Rating over the matches</h2>
 {svg_plot(table)}
 {retired}
@@ -177,6 +185,17 @@ def svg_plot(table: Table, width: int = 720, height: int = 320) -> str:
                      f'fill="{color}">{html.escape(bot)}</text>')
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+def seed_text(table: Table) -> str:
+    """The seed commitment line; with the seed and salt once they are revealed."""
+    d = table.seed
+    if d is None:
+        return ""
+    text = f'Tournament seed commitment: sha256("<salt>:<seed>") = {d.commitment}.'
+    if d.seed is None:
+        return text + " The seed is published once every planned match is finished."
+    return text + f" Seed {d.seed}, salt {d.salt} (check: the SHA-256 of \"{d.salt}:{d.seed}\")."
 
 
 def _rules_text(table: Table) -> str:

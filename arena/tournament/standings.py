@@ -16,6 +16,7 @@ from arena.tournament.config import TournamentConfig
 from arena.tournament.coordinator import plan_field, rated_matches
 from arena.tournament.fingerprint import verify
 from arena.tournament.registry import field_names
+from arena.tournament.secrecy import SeedDisclosure, disclose
 from arena.tournament.store import BotRow, MatchRow, Store
 
 
@@ -54,6 +55,8 @@ class Table:
     finished: int
     rows: tuple[Row, ...]
     retired: tuple[tuple[str, str, int], ...]   # (bot, version, finished matches) of old versions
+    # The tournament seed's commitment, and the seed once revealed (secrecy.py).
+    seed: SeedDisclosure | None = None
 
 
 def current_field(config: TournamentConfig, store: Store) -> list[BotRow]:
@@ -62,9 +65,11 @@ def current_field(config: TournamentConfig, store: Store) -> list[BotRow]:
     return [latest[n] for n in field_names(config, store) if n in latest]
 
 
-def build(config: TournamentConfig, store: Store) -> Table:
+def build(config: TournamentConfig, store: Store, reveal: bool = False) -> Table:
     """The table of the stored results. Refuses (FingerprintError) when the
-    config's settings are not those the results were played under."""
+    config's settings are not those the results were played under. The
+    seed is in it once every planned match is finished, or with `reveal`;
+    its commitment always."""
     verify(config, store)
     bots = current_field(config, store)
     planned = plan_field(config, bots) if len(bots) >= 3 else []
@@ -103,6 +108,7 @@ def build(config: TournamentConfig, store: Store) -> Table:
     return Table(
         name=config.name, rules=config.rules_dict(), duplicate_sets=config.duplicate_sets,
         planned=len(planned), finished=len(rows), rows=tuple(out), retired=tuple(retired),
+        seed=disclose(store, config.seed, bool(planned) and len(rows) == len(planned), reveal),
     )
 
 

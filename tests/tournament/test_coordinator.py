@@ -320,3 +320,46 @@ def test_a_match_key_is_one_way_of_the_tournament_seed(four, make_tournament) ->
         keys.add(spec.key)
     assert len(keys) == len(rows) == 24
     assert match_key(config.seed, rows[0].match_id) != match_key(config.seed + 1, rows[0].match_id)
+
+
+def test_the_seed_is_committed_first_and_published_when_every_match_is_finished(
+        four, make_tournament) -> None:
+    """`leaderboard publish` writes the seed's commitment from the first
+    publication on, and the seed (and salt) only once every planned match
+    is finished, or with --reveal; the commitment is SHA-256("salt:seed")
+    and does not change between publications."""
+    from typer.testing import CliRunner
+
+    from arena.cli import app
+
+    seed = 2**62 + 99
+    folder = make_tournament(four, seed=seed)
+    with pytest.raises(KeyboardInterrupt):
+        run(folder, Inline(stop_after=5))
+
+    def publish(*extra: str) -> tuple[str, dict, str]:
+        out = folder / "board"
+        done = CliRunner().invoke(app, ["leaderboard", "publish", str(folder), "--out", str(out),
+                                        *extra])
+        assert done.exit_code == 0, done.output
+        files = "".join((out / name).read_text() for name in
+                        ("leaderboard.md", "leaderboard.csv", "index.html"))
+        return done.output, json.loads((out / "leaderboard.json").read_text()), files
+
+    said, data, files = publish()
+    commitment = data["seed"]["commitment"]
+    assert f"seed commitment: {commitment}" in said and "seed kept secret: 5 of 24" in said
+    assert data["seed"]["seed"] is None and data["seed"]["salt"] is None
+    assert commitment in files and str(seed) not in files + json.dumps(data) + said
+
+    said, data, files = publish("--reveal")
+    salt = data["seed"]["salt"]
+    assert data["seed"]["seed"] == seed and data["seed"]["commitment"] == commitment
+    assert hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest() == commitment
+    assert f"seed revealed: {seed} (salt {salt})" in said and str(seed) in files
+
+    run(folder)  # every planned match finished: the seed is published without --reveal
+    said, data, _ = publish()
+    assert data["seed"] == {"commitment": commitment, "scheme": 'sha256("<salt>:<seed>")',
+                            "seed": seed, "salt": salt}
+    assert f"seed revealed: {seed}" in said
