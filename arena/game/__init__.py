@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from arena.game.observation import Observation
     from arena.game.records import DealRecord
     from arena.game.rules import Rules, RulesError
-    from arena.game.state import GameState, new_game
+    from arena.game.state import GameState, game_at_deal, new_game
 
 __all__ = [
     "DECK",
@@ -72,6 +72,7 @@ __all__ = [
     "Suit",
     "Take",
     "action_from_fields",
+    "game_at_deal",
     "new_game",
     "parse_action",
     "sort_key",
@@ -87,7 +88,7 @@ _HOME = {
     "Observation": "observation",
     "DealRecord": "records",
     **dict.fromkeys(("Rules", "RulesError"), "rules"),
-    **dict.fromkeys(("GameState", "new_game"), "state"),
+    **dict.fromkeys(("GameState", "game_at_deal", "new_game"), "state"),
 }
 
 

@@ -61,6 +61,7 @@ class Core:
     over: bool
     finish: tuple[tuple[int, ...], ...]
     fixed: tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]] | None
+    fixed_deal: int  # the deal number `fixed` is for (before any redeal of it)
     # ---- this deal
     phase: str
     to_act: int | None

@@ -24,7 +24,7 @@ def deal_cards(c: Core) -> None:
     hands: list[tuple[Card, ...]] = [() for _ in range(n)]
     c.stock = ()
     c.banks = ()
-    if c.fixed is not None and c.deal_number == 1 and c.redeals == 0:
+    if c.fixed is not None and c.deal_number == c.fixed_deal and c.redeals == 0:
         fixed_hands, talon = c.fixed
         hands = [sort_hand(h) for h in fixed_hands]
         rest = talon

@@ -204,6 +204,74 @@ def new_game(
     """A new game. `dealer`/`totals` set the start; `hands` + `talon` fix the
     FIRST deal (4 players: the dealer's hand is empty; 2 players: `talon` is
     the stock or both banks, 4 + 4); later deals come from `seed`."""
+    c = _core(rules, seed, dealer, totals)
+    c.fixed = _fixed_deal(rules, c.dealer, hands, talon) if hands is not None or talon is not None else None
+    flow.begin_deal(c)
+    return GameState(c)
+
+
+def game_at_deal(
+    rules: Rules,
+    seed: int,
+    *,
+    deal_number: int,
+    dealer: int,
+    totals: Sequence[int],
+    hands: Sequence[Iterable[str | Card]],
+    talon: Iterable[str | Card],
+    bolts: Sequence[int] | None = None,
+    bombs_used: Sequence[int] | None = None,
+    barrel_seat: int | None = None,
+    barrel_deals: int = 0,
+    horse_left: int = 0,
+    horse_made: bool = False,
+) -> GameState:
+    """A game at the start of deal `deal_number`, as if the deals before had
+    left these facts (totals, bolts, bombs, the barrel, the golden horse),
+    with this deal's cards fixed (as dealt, before any redeal: `new_game`'s
+    form); later deals come from `seed`. For bots that simulate: a deal
+    sampled from an observation, re-played from here, reaches the observed
+    point with the real rules (arena.sdk.belief). SetupError if the fixed
+    cards would be redealt by themselves (RULES.md §3 talon conditions):
+    such a deal cannot be the one being played."""
+    if isinstance(deal_number, bool) or not isinstance(deal_number, int) or deal_number < 1:
+        raise SetupError(f"game_at_deal: deal_number must be a whole number >= 1, got {deal_number!r}")
+    c = _core(rules, seed, dealer, totals)
+    n = c.n
+    c.deal_number = deal_number
+    c.bolts = _per_seat("bolts", bolts, n)
+    c.bombs_used = _per_seat("bombs_used", bombs_used, n)
+    if barrel_seat is not None and not (isinstance(barrel_seat, int) and 0 <= barrel_seat < n):
+        raise SetupError(f"game_at_deal: barrel_seat must be a seat 0..{n - 1} or None, got {barrel_seat!r}")
+    if not isinstance(barrel_deals, int) or not 0 <= barrel_deals < 3:
+        raise SetupError(f"game_at_deal: barrel_deals must be 0, 1 or 2, got {barrel_deals!r}")
+    c.barrel_seat = barrel_seat
+    c.barrel_deals = barrel_deals if barrel_seat is not None else 0
+    if not isinstance(horse_left, int) or not 0 <= horse_left <= (3 if rules.golden_horse else 0):
+        raise SetupError(f"game_at_deal: horse_left must be 0..{3 if rules.golden_horse else 0}, "
+                         f"got {horse_left!r}")
+    c.horse_left = horse_left
+    c.horse_made = bool(horse_made)
+    c.fixed = _fixed_deal(rules, dealer, hands, talon)
+    c.fixed_deal = deal_number
+    flow.begin_deal(c)
+    if c.deal_number != deal_number or c.redeals:
+        raise SetupError("game_at_deal: these cards would be redealt (RULES.md §3 talon "
+                         "conditions), so they cannot be the deal being played")
+    return GameState(c)
+
+
+def _per_seat(name: str, values: Sequence[int] | None, n: int) -> tuple[int, ...]:
+    if values is None:
+        return (0,) * n
+    if len(values) != n or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
+                                   for v in values):
+        raise SetupError(f"game_at_deal: {name} must be {n} whole numbers >= 0, got {list(values)!r}")
+    return tuple(values)
+
+
+def _core(rules: Rules, seed: int, dealer: int | None, totals: Sequence[int] | None) -> Core:
+    """A Core at the start of a game, before its first deal is dealt."""
     if not isinstance(rules, Rules):
         raise SetupError(f"new_game: rules must be a Rules, got {type(rules).__name__}")
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -237,9 +305,9 @@ def new_game(
     c.hands = ((),) * n
     c.stock = ()
     c.banks = ()
-    c.fixed = _fixed_deal(rules, dealer, hands, talon) if hands is not None or talon is not None else None
-    flow.begin_deal(c)
-    return GameState(c)
+    c.fixed = None
+    c.fixed_deal = 1
+    return c
 
 
 def _fixed_deal(
