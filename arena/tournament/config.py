@@ -32,8 +32,9 @@ _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 _TOP_KEYS = frozenset({
     "name", "description", "seed", "bots", "duplicate_sets", "schedule", "concurrency",
     "cpu_slots", "executor", "dask_address", "sandbox", "replays", "bootstrap", "rules",
-    "time_control", "faults", "limits", "stop",
+    "time_control", "faults", "limits", "stop", "new_version_deals",
 })
+NEW_VERSION_DEALS: tuple[str, ...] = ("auto", "fresh", "same")
 STOPS: tuple[str, ...] = ("fixed", "settled")
 _RULES_KEYS_FIXED = frozenset({"preset"})
 _TIME_KEYS = frozenset({"per_move", "bank", "increment", "startup", "pondering"})
@@ -80,6 +81,15 @@ class TournamentConfig:
     limits: Limits = field(default_factory=Limits)
     description: str = ""
     stop: str = "fixed"                        # fixed | settled (arena/tournament/adaptive.py)
+    # A new version of a bot: fresh deals where the old one's may be public
+    # ("auto": when replays are kept), or the same deals (comparable).
+    new_version_deals: str = "auto"
+
+    @property
+    def fresh_deals(self) -> bool:
+        """New versions get deal seeds no one has seen (schedule.deal_seed)."""
+        return self.new_version_deals == "fresh" or (
+            self.new_version_deals == "auto" and self.replays)
 
     @property
     def store_path(self) -> Path:
@@ -164,6 +174,10 @@ def parse_config(data: dict[str, Any], root: Path, where: str,
     if not 0 <= bootstrap <= 100_000:
         raise fail("bootstrap", f"must be 0..100000, got {bootstrap}")
     description = get("description", str, "")
+    new_version_deals = get("new_version_deals", str, "auto")
+    if new_version_deals not in NEW_VERSION_DEALS:
+        raise fail("new_version_deals", f"unknown value {new_version_deals!r} "
+                   f"(choose {', '.join(NEW_VERSION_DEALS)})")
     stop = get("stop", str, "fixed")
     if stop not in STOPS:
         raise fail("stop", f"unknown stop {stop!r} (choose {', '.join(STOPS)})")
@@ -207,7 +221,7 @@ def parse_config(data: dict[str, Any], root: Path, where: str,
         cpu_slots=cpu_slots, executor=executor, dask_address=dask_address, sandbox=sandbox,
         replays=replays, bootstrap=bootstrap, rules_preset=rules_preset,
         rules_options=rules_options, time_control=time_control, fault_policy=fault_policy, limits=limits,
-        description=description, stop=stop,
+        description=description, stop=stop, new_version_deals=new_version_deals,
     )
 
 
@@ -375,6 +389,9 @@ dask_address = ""              # with executor = "dask": "" or "local" = LocalCl
                                # or "tcp://host:8786" for a running scheduler
 sandbox = "auto"               # auto | docker | bwrap | process
 replays = true                 # keep a replay file per match in replays/
+new_version_deals = "auto"     # a changed bot's new version: "fresh" deals no one has seen
+                               # (its old version's replays show the old ones), "same" deals
+                               # (versions comparable), "auto" = fresh while replays are kept
 bootstrap = 200                # resamples for the 95% rank interval (0 = off)
 
 # Bot folders (each with a bot.toml); at least 3. `arena bot add` adds more.

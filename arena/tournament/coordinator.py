@@ -64,18 +64,34 @@ def prepare(config: TournamentConfig, store: Store) -> Field:
     fingerprint.record(config, store)
     salt(store)  # the seed commitment's salt, fixed before any match is played
     bots = tuple(registry.sync_field(config, store))
-    planned = tuple(plan_field(config, bots))
+    planned = tuple(plan_field(config, bots, store))
     store.plan((m.match_id, m.set_no, m.table_no, m.order_no, m.seed,
                 [bots[i].id for i in m.bots]) for m in planned)
     store.set_meta("name", config.name)
     return Field(bots, planned)
 
 
-def plan_field(config: TournamentConfig, bots: Sequence[BotRow]) -> list[schedule.PlannedMatch]:
+def plan_field(config: TournamentConfig, bots: Sequence[BotRow],
+               store: Store | None = None) -> list[schedule.PlannedMatch]:
     """The plan for a field (sorted by name): tables are named by the bots'
-    names, matches by their versions."""
+    names, matches by their versions. With the store (the planning run), a
+    new version's seeds follow `config.fresh_deals`; the ids, all that
+    readers of the plan use, never depend on it."""
+    played = played_tables(store) if store is not None and config.fresh_deals else None
     return schedule.plan([b.key for b in bots], config.duplicate_sets, config.seed,
-                         config.schedule, names=[b.name for b in bots])
+                         config.schedule, names=[b.name for b in bots], played=played)
+
+
+def played_tables(store: Store) -> dict[tuple[int, str], set[frozenset[str]]]:
+    """(set, table digest) -> the version sets with finished matches there:
+    their replays show that table's deals."""
+    keys = {b.id: b.key for b in store.bots()}
+    out: dict[tuple[int, str], set[frozenset[str]]] = {}
+    for row in store.matches():
+        if row.status == "finished":
+            versions = frozenset(keys[i] for i in row.bot_ids)
+            out.setdefault(schedule.table_of(row.match_id), set()).add(versions)
+    return out
 
 
 def unit(row: MatchRow) -> tuple[int, int]:

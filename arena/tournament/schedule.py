@@ -31,7 +31,8 @@ import hashlib
 import itertools
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Literal
 
@@ -170,7 +171,7 @@ def table_key(names: Sequence[str], occurrence: int = 0) -> str:
     position in the schedule, so adding a bot (which renumbers the tables)
     leaves every existing table, its deal seed and its match ids unchanged.
     Names, not versions: a new version of a bot plays the same deals as the
-    old one did."""
+    old one did, unless those deals may be public (`deal_seed`)."""
     return "|".join(sorted(names)) + f"#{occurrence}"
 
 
@@ -179,14 +180,45 @@ def match_id(set_no: int, table: str, order_no: int, lineup: Sequence[str]) -> s
     table_key; a digest keeps ids short and safe as file names. The digest of
     the seated bot versions makes a match with a changed bot a different
     match, so results of an old version are kept apart, never overwritten."""
-    table_digest = hashlib.sha256(table.encode()).hexdigest()[:10]
     digest = hashlib.sha256("|".join(lineup).encode()).hexdigest()[:8]
-    return f"s{set_no:03d}-t{table_digest}-o{order_no}-{digest}"
+    return f"s{set_no:03d}-t{table_digest(table)}-o{order_no}-{digest}"
+
+
+def table_digest(table: str) -> str:
+    """The table part of a match id (`t<digest>`), from its table_key."""
+    return hashlib.sha256(table.encode()).hexdigest()[:10]
+
+
+def table_of(match_id_: str) -> tuple[int, str]:
+    """(set number, table digest) of a match id made by `match_id`."""
+    set_part, table_part = match_id_.split("-")[:2]
+    return int(set_part[1:]), table_part[1:]
+
+
+# (set number, table digest) -> the sets of bot versions (field keys) that
+# have finished matches at that table: whose deals may be public.
+Played = Mapping[tuple[int, str], AbstractSet[frozenset[str]]]
+
+
+def deal_seed(tournament_seed: int, set_no: int, key: str, versions: Iterable[str],
+              played: Played | None) -> int:
+    """The deal seed of one table in one set. The same for every version of
+    its bots (duplicate across versions: comparable results), unless
+    `played` is given and other versions have finished matches there: their
+    replays show those deals, so a new version gets a seed of its own
+    (derived from the versions seated) that no one has seen."""
+    base = derive_seed(tournament_seed, "deal", set_no, key)
+    if played is None:
+        return base
+    mine = frozenset(versions)
+    if not any(other != mine for other in played.get((set_no, table_digest(key)), ())):
+        return base
+    return derive_seed(tournament_seed, "deal", set_no, key, "versions", "|".join(sorted(mine)))
 
 
 def plan(
     field: Sequence[str], duplicate_sets: int, tournament_seed: int, design: Design = "auto",
-    names: Sequence[str] | None = None,
+    names: Sequence[str] | None = None, played: Played | None = None,
 ) -> list[PlannedMatch]:
     """Every match of the tournament, in match-id order.
 
@@ -194,7 +226,8 @@ def plan(
     in a fixed order (the tournament sorts bots by name); `names` the bots'
     names in the same order (default: the keys), which identify the tables.
     `table_no` is the table's position in this plan only: ids and seeds do
-    not depend on it."""
+    not depend on it. With `played`, a table whose deals other versions of
+    its bots have played gets fresh deals (`deal_seed`)."""
     n = len(field)
     labels = list(field if names is None else names)
     if len(labels) != n:
@@ -209,7 +242,7 @@ def plan(
             key = table_key([labels[i] for i in triple], seen[triple])
             seen[triple] += 1
             # One seed for the 6 seat orders: the duplicate deal (same cards per seat).
-            seed = derive_seed(tournament_seed, "deal", set_no, key)
+            seed = deal_seed(tournament_seed, set_no, key, (field[i] for i in triple), played)
             for order_no, order in enumerate(SEAT_ORDERS):
                 seated = (triple[order[0]], triple[order[1]], triple[order[2]])
                 lineup = [field[i] for i in seated]

@@ -363,3 +363,36 @@ def test_the_seed_is_committed_first_and_published_when_every_match_is_finished(
     assert data["seed"] == {"commitment": commitment, "scheme": 'sha256("<salt>:<seed>")',
                             "seed": seed, "salt": salt}
     assert f"seed revealed: {seed}" in said
+
+
+@pytest.mark.parametrize(("mode", "fresh"), [("auto", True), ("fresh", True), ("same", False)])
+def test_a_new_version_gets_deals_no_one_has_seen(four, make_bot, make_tournament, mode: str,
+                                                  fresh: bool) -> None:
+    """The old version's replays show its tables' deals: its new version
+    plays them on fresh seeds (all six seat orders on one, still duplicate),
+    unless the tournament asks for the same deals. Tables without the
+    changed bot keep theirs; so do first versions."""
+    folder = make_tournament(four, extra=f'replays = true\nnew_version_deals = "{mode}"')
+    run(folder)
+    config = load_config(folder)
+    with Store(config.store_path) as store:
+        before = {r.match_id: r for r in store.matches()}
+        weak_v1 = {b.id for b in store.bots() if b.name == "weak"}
+    make_bot("weak", "strength 5", version="2.0")
+    assert run(folder).played == 18
+    with Store(config.store_path) as store:
+        weak = {b.id for b in store.bots() if b.name == "weak"}
+        names = {b.id: b.name for b in store.bots()}
+        after = [r for r in store.matches() if r.match_id not in before]
+    old_seed = {}
+    for r in before.values():
+        old_seed[frozenset(names[i] for i in r.bot_ids)] = r.seed
+        assert r.seed == derive_seed(config.seed, "deal", r.set_no,
+                                     table_key([names[i] for i in r.bot_ids]))
+    assert len(after) == 18 and all(set(r.bot_ids) & (weak - weak_v1) for r in after)
+    by_table: dict[frozenset[str], set[int]] = {}
+    for r in after:
+        by_table.setdefault(frozenset(names[i] for i in r.bot_ids), set()).add(r.seed)
+    assert len(by_table) == 3 and all(len(seeds) == 1 for seeds in by_table.values())
+    for table, (seed,) in by_table.items():
+        assert (seed != old_seed[table]) is fresh
