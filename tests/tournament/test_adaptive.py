@@ -3,7 +3,11 @@ the in-process referee stand-in."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from arena.tournament import adaptive, coordinator
 from arena.tournament.config import load_config
@@ -69,3 +73,30 @@ def test_settled_reaches_its_maximum_when_bots_are_equal(
     assert summary.stopped == ("settled after 8 of 12 sets: every pair of neighbours "
                                "separated (or too close to tell)")
     assert summary.played == 8 * 6
+
+
+@pytest.mark.slow
+def test_tournament_run_stop_settled_from_the_command_line(tmp_path: Path) -> None:
+    """Real referee and bot processes: `--stop settled` overrides the config;
+    with duplicate_sets = 1 round 0 (every table) is all there is, and the
+    run says that the maximum was reached. A bad --stop is one line, exit 2."""
+    root = Path(__file__).resolve().parents[2]
+    field = [root / "sample_bots" / "greedy", root / "sample_bots" / "random",
+             root / "tournaments" / "sample" / "random_b"]
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (folder / "tournament.toml").write_text(
+        'name = "s"\nseed = 1234567890123\nsandbox = "process"\nreplays = false\n'
+        f'bootstrap = 0\nbots = [{", ".join(repr(str(p)) for p in field)}]\n'
+        '[rules]\npreset = "standard"\ntarget = 500\nmax_deals = 3\n'
+        '[time_control]\nper_move = 5.0\nbank = 60.0\nstartup = 30.0\n')
+    cli = [sys.executable, "-c", "from arena.cli import main; main()", "tournament", "run"]
+    bad = subprocess.run([*cli, str(folder), "--stop", "sometimes"], capture_output=True,
+                         text=True, check=False, timeout=600)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "--stop" in bad.stderr
+    assert not (folder / "tournament.sqlite").exists()
+    proc = subprocess.run([*cli, str(folder), "--stop", "settled"], capture_output=True,
+                          text=True, check=False, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "6/6 matches finished" in proc.stdout
+    assert "s: not settled within duplicate_sets = 1 (its maximum)" in proc.stdout
