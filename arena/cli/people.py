@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import sys
@@ -35,6 +36,17 @@ def human_seats(args: Sequence[str]) -> tuple[dict[int, str], str]:
     return people, ""
 
 
+def tell_seat_events() -> None:
+    """The seats' joins, refusals, departures and returns on stderr, one line each."""
+    logger = logging.getLogger("arena.web")
+    if not logger.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
+
+
 def can_open_browser() -> bool:
     """A graphical browser can be opened here (never a text browser in this terminal)."""
     if sys.platform in ("darwin", "win32"):
@@ -45,6 +57,8 @@ def can_open_browser() -> bool:
 async def play_people(spec: MatchSpec, people: dict[int, str], host: str, port: int,
                       time_control: TimeControl, grace: float, open_page: bool) -> MatchResult:
     from arena.web.human.play import play_with_people
+
+    tell_seat_events()
 
     def ready(links: list[tuple[HumanSeat, str]]) -> None:
         for seat, url in links:

@@ -133,7 +133,7 @@ def human_routes(tables: Tables, title: Callable[[str], str] | None = None) -> l
             pass
         finally:
             task.cancel()
-        with contextlib.suppress(RuntimeError):  # already closed by the browser
+        with contextlib.suppress(RuntimeError, WebSocketDisconnect):  # the browser closed it first
             await ws.close()
 
     return [

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 from collections.abc import Iterator
 from typing import Any, Self
 
@@ -44,13 +45,14 @@ class Serving:
         return f"http://{host}:{self.port}"
 
     async def __aenter__(self) -> Self:
-        self._task = asyncio.get_running_loop().create_task(self.server.serve())
+        # Bound here, so that an address in use is an OSError of ours (uvicorn
+        # would call sys.exit inside the loop).
+        sock = socket.create_server((self.host, self.server.config.port))
+        self._task = asyncio.get_running_loop().create_task(self.server.serve(sockets=[sock]))
         while not self.server.started:
-            if self._task.done():  # uvicorn exits (SystemExit) when it cannot listen
-                with contextlib.suppress(SystemExit):
-                    self._task.result()
-                raise OSError(f"the web server cannot listen on {self.host} port "
-                              f"{self.server.config.port} (see the log line above)")
+            if self._task.done():
+                sock.close()
+                raise OSError(f"the web server on {self.host} did not start")
             await asyncio.sleep(0.02)
         return self
 

@@ -104,3 +104,75 @@ def test_an_illegal_action_sent_by_hand_is_refused_and_recorded(
     assert first["action"] != bad  # not applied: the default action was played
     assert rep.result["faults"][0]["illegal"] == 1
     assert "1 illegal" in out or "illegal" in out
+
+
+def _open(browser: Any, run_arena: Any, *extra: str) -> tuple[Any, Any, str]:
+    """`arena play human GREEDY RANDOM` with `extra`; a browser context on the join link."""
+    proc = run_arena("play", "human", GREEDY, RANDOM, "--no-open", "--sandbox", "process", *extra)
+    url = URL.search(proc.wait_line("open http"))
+    assert url
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(url.group(1))
+    return proc, page, url.group(1)
+
+
+def _click_once(page: Any) -> None:
+    page.wait_for_selector("#status.turn", timeout=60_000)
+    pas = page.locator('#actions button[data-action="pass"]')
+    (pas if pas.count() else page.locator("#actions button[data-action], #hand button.card.legal")).first.click()
+
+
+def test_a_join_link_admits_one_browser(browser: Any, run_arena: Any, tmp_path: Path) -> None:
+    proc, page, link = _open(browser, run_arena, "--seed", "2", "--option", "max_deals=1")
+    page.wait_for_selector("#status.turn", timeout=60_000)
+    other = browser.new_context().new_page()
+    response = other.goto(link)
+    assert response is not None and response.status == 403
+    assert "used already" in other.locator("#error-message").inner_text()
+    # Nor does the seat's page open without the seat's cookie.
+    response = other.goto(page.url)
+    assert response is not None and response.status == 403
+    play_to_the_end(page)
+    code, _out, err = proc.finish()
+    assert code == 0
+    assert "refused a second use of its join link" in err
+    assert "refused a page without the seat's cookie" in err
+
+
+def test_a_closed_tab_rejoins_within_the_grace(browser: Any, run_arena: Any, tmp_path: Path) -> None:
+    replay = tmp_path / "rejoin.jsonl"
+    proc, page, _link = _open(browser, run_arena, "--seed", "6", "--option", "max_deals=1",
+                              "--grace", "120", "--replay", str(replay))
+    _click_once(page)
+    seat_url, context = page.url, page.context
+    page.close()
+    again = context.new_page()  # the same browser (its cookie) opens the seat again
+    again.goto(seat_url)
+    seen = play_to_the_end(again)
+    code, _out, err = proc.finish()
+    assert code == 0, err
+    rep = read_replay(replay)
+    assert rep.result["statuses"][0] == "ok" and not any(rep.result["faults"][0].values())
+    assert len([a for a in rep.actions if a["seat"] == 0]) == 1 + seen["sent"]
+    assert "back at the table" in err
+
+
+def test_after_the_grace_the_seat_plays_the_default_action_as_a_fault(
+    browser: Any, run_arena: Any, tmp_path: Path
+) -> None:
+    replay = tmp_path / "left.jsonl"
+    proc, page, _link = _open(browser, run_arena, "--seed", "6", "--option", "max_deals=1",
+                              "--grace", "1", "--replay", str(replay))
+    _click_once(page)
+    seat_url, context = page.url, page.context
+    page.close()
+    code, out, err = proc.finish()  # the match is never stuck: it ends without the person
+    assert code == 0, err
+    rep = read_replay(replay)
+    assert rep.result["statuses"][0] == "forfeit" and rep.result["faults"][0]["crash"] == 1
+    assert "not back within 1s" in err
+    later = [a for a in rep.actions if a["seat"] == 0][1:]
+    assert later and later[0]["fault"] == "crash"  # the decision it missed, then default actions
+    assert re.search(r"seat 0 human@human: .*\[forfeit\]", out)
+    del seat_url, context

@@ -1,0 +1,1 @@
+"""`arena serve --lobby`: games between people and bots, joined by link."""

@@ -1,0 +1,198 @@
+"""Games of the lobby: created with their rules and seats, joined by people
+through single-use links, played by the referee with the bots the server
+was given, stored with every seat's result.
+
+A game starts by itself once every person's seat is taken and its page is
+open; its creator may start it sooner, and a person's seat nobody took is
+then played by a bot. People's seats are bridges (arena.web.human), so the
+referee, its clocks, faults and hidden-information rules are the same as
+for any match.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.referee.hosted import register_host, unregister_host
+from arena.referee.spec import MatchResult, MatchSpec, TimeControl
+from arena.sandbox.botfile import BotSpec
+from arena.web.human.play import HUMAN_TIME, human_spec
+from arena.web.human.routes import Tables
+from arena.web.human.seat import GRACE, HumanSeat
+from arena.web.lobby.store import LobbyStore
+
+log = logging.getLogger("arena.web.lobby")
+
+PERSON = "person"
+
+
+class GameError(ValueError):
+    """A game that cannot be created or started as asked; says why."""
+
+
+@dataclass(frozen=True)
+class LobbyConfig:
+    folder: Path                               # lobby.sqlite, replays/, logs/
+    bots: dict[str, BotSpec]                   # by name: the bots a seat may be given
+    sandbox: str = "auto"
+    grace: float = GRACE
+    human_time: TimeControl = HUMAN_TIME
+    bot_time: TimeControl = field(default_factory=TimeControl)
+
+
+@dataclass
+class SeatChoice:
+    kind: str      # PERSON or "bot"
+    name: str      # the person's name, or the bot's
+
+
+@dataclass
+class LobbyGame:
+    id: str
+    preset: str
+    options: dict[str, object]
+    seats: list[SeatChoice]
+    seed: int
+    creator_secret: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+    humans: list[HumanSeat] = field(default_factory=list)
+    status: str = "waiting"            # waiting | playing | finished | failed
+    result: MatchResult | None = None
+    error: str = ""
+    task: asyncio.Task[None] | None = None
+
+    def human(self, seat: int) -> HumanSeat | None:
+        return next((h for h in self.humans if h.seat == seat), None)
+
+
+class Lobby:
+    def __init__(self, config: LobbyConfig, tables: Tables) -> None:
+        self.config = config
+        self.tables = tables
+        config.folder.mkdir(parents=True, exist_ok=True)
+        self.store = LobbyStore(config.folder / "lobby.sqlite")
+        self.store.interrupted()
+        self.games: dict[str, LobbyGame] = {}
+
+    # ------------------------------------------------------------ creating
+
+    def create(self, preset: str, options: dict[str, object], seats: list[SeatChoice]) -> LobbyGame:
+        """A new game; GameError if its rules or seats are not playable."""
+        from arena.referee.match import MatchSetupError, build_rules
+
+        if not any(s.kind == PERSON for s in seats):
+            raise GameError("a lobby game needs at least one person (bots alone: arena play)")
+        names = [s.name for s in seats if s.kind == PERSON]
+        if len(set(names)) != len(names):
+            raise GameError("two people of one game have the same name")
+        for s in seats:
+            if s.kind != PERSON and s.name not in self.config.bots:
+                raise GameError(f"no bot {s.name!r} on this server (bots: {', '.join(self.config.bots)})")
+        game = LobbyGame(id=secrets.token_hex(4), preset=preset, options=options, seats=seats,
+                         seed=secrets.randbelow(2**63))
+        try:
+            build_rules(self._spec(game))
+        except (MatchSetupError, ValueError) as exc:
+            raise GameError(str(exc)) from None
+        game.humans = [HumanSeat(seat=i, name=s.name, grace=self.config.grace)
+                       for i, s in enumerate(seats) if s.kind == PERSON]
+        self.games[game.id] = game
+        self.tables.add(game.id, game.humans)
+        self.store.add_game(game.id, preset, options, game.seed, [(s.kind, s.name) for s in seats])
+        game.task = asyncio.get_running_loop().create_task(self._run(game))
+        log.info("game %s created: %s %s, seats %s", game.id, preset, options,
+                 ", ".join(f"{s.kind} {s.name}" for s in seats))
+        return game
+
+    def _spec(self, game: LobbyGame) -> MatchSpec:
+        placeholder = next(iter(self.config.bots.values()), None)
+        bots = []
+        for s in game.seats:
+            bot = self.config.bots.get(s.name) if s.kind != PERSON else placeholder
+            if bot is None:  # a lobby with no bots: people only (the seat is replaced)
+                bot = BotSpec(name=s.name, version="human", language="human", path="")
+            bots.append(bot)
+        folder = self.config.folder
+        return MatchSpec(
+            match_id=f"lobby-{game.id}", bots=tuple(bots), seed=game.seed, rules_preset=game.preset,
+            rules_options=tuple(game.options.items()), time_control=self.config.bot_time,
+            sandbox=self.config.sandbox, replay_path=str(folder / "replays" / f"{game.id}.jsonl"),
+            fault_logs_dir=str(folder / "logs"),
+        )
+
+    # ------------------------------------------------------------ starting
+
+    def start_now(self, game: LobbyGame, fill_with: str) -> None:
+        """Start without waiting: people's seats nobody took are played by `fill_with`."""
+        if game.status != "waiting":
+            raise GameError(f"game {game.id} is {game.status}, not waiting")
+        missing = [h for h in game.humans if not h.joined]
+        if missing and fill_with not in self.config.bots:
+            raise GameError(f"no bot {fill_with!r} to fill {len(missing)} seat(s) with")
+        for h in missing:
+            game.seats[h.seat] = SeatChoice("bot", fill_with)
+            self.store.set_seat(game.id, h.seat, "bot", fill_with)
+            log.info("game %s: seat %d (%s) not taken; %s plays it", game.id, h.seat, h.name, fill_with)
+        game.humans = [h for h in game.humans if h.joined]
+        self.tables.add(game.id, game.humans)
+        for h in game.humans:
+            h.changed.set()
+        game.status = "starting"
+
+    async def _run(self, game: LobbyGame) -> None:
+        try:
+            while game.status == "waiting" and not all(h.joined and h.connected for h in game.humans):
+                await _wait_any(game)
+            game.status = "playing"
+            self.store.set_status(game.id, "playing")
+            (self.config.folder / "replays").mkdir(exist_ok=True)
+            loop = asyncio.get_running_loop()
+            keys = {h.seat: register_host(h.play, loop) for h in game.humans}
+            try:
+                spec = human_spec(self._spec(game), game.humans, keys, self.config.human_time)
+                from arena.referee.match import play_match
+
+                game.result = await play_match(spec)
+            finally:
+                for key in keys.values():
+                    unregister_host(key)
+            self.store.finish(game.id, game.result)
+            game.status = "finished"
+            log.info("game %s finished: %s", game.id, game.result.reason)
+        except asyncio.CancelledError:
+            game.status, game.error = "failed", "the server stopped"
+            with contextlib.suppress(Exception):
+                self.store.set_status(game.id, "failed", game.error)
+            raise
+        except Exception as exc:  # noqa: BLE001 - a game that cannot be played is told, not raised
+            game.status, game.error = "failed", str(exc)
+            log.warning("game %s failed: %s", game.id, exc)
+            self.store.set_status(game.id, "failed", str(exc))
+
+    async def close(self) -> None:
+        tasks = [g.task for g in self.games.values() if g.task is not None and not g.task.done()]
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self.store.close()
+
+    def view(self, game: LobbyGame) -> dict[str, Any]:
+        return {"id": game.id, "preset": game.preset, "options": game.options, "status": game.status,
+                "error": game.error, "seats": game.seats}
+
+
+async def _wait_any(game: LobbyGame) -> None:
+    """Until something changes at the game's seats (a join, a page), or a second passes."""
+    for h in game.humans:
+        h.changed.clear()
+    waits = [asyncio.ensure_future(h.changed.wait()) for h in game.humans]
+    try:
+        await asyncio.wait(waits, timeout=1.0, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for w in waits:
+            w.cancel()

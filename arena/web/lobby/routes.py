@@ -1,0 +1,151 @@
+"""The lobby's pages (Starlette routes).
+
+    GET  /lobby                       games, people's records, the form to create a game
+    POST /lobby/games                 create one (preset, target, options, seats)
+    GET  /lobby/game/{id}             the game: seats, status, result; its creator
+                                      (a cookie) also sees the join links and may start it
+    POST /lobby/game/{id}/start       start now, a bot in each seat nobody took
+    GET  /lobby/game/{id}/replay.jsonl   the finished game's replay
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+from pathlib import Path
+from urllib.parse import parse_qs
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, RedirectResponse, Response
+from starlette.routing import BaseRoute, Route
+from starlette.templating import Jinja2Templates
+
+from arena.game import Rules
+from arena.web.human.routes import error_page
+from arena.web.lobby.games import PERSON, GameError, Lobby, LobbyGame, SeatChoice
+
+log = logging.getLogger("arena.web.lobby")
+
+HERE = Path(__file__).parent
+TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
+MAX_SEATS = 4
+PRESETS = ("standard", "estonian", "lithuanian", "czech", "finnish", "swedish")
+FORM_LIMIT = 8192
+
+
+def creator_cookie(game_id: str) -> str:
+    return f"arena_lobby_{game_id}"
+
+
+def _is_creator(request: Request, game: LobbyGame) -> bool:
+    given = request.cookies.get(creator_cookie(game.id), "")
+    return bool(given) and hmac.compare_digest(given.encode(), game.creator_secret.encode())
+
+
+def parse_options(text: str) -> dict[str, object]:
+    """`NAME=VALUE` per line or comma, as `arena play --option`; GameError naming the bad one."""
+    from arena.cli.checks import rules_overrides
+
+    items = [p.strip() for line in text.splitlines() for p in line.split(",") if p.strip()]
+    overrides, problem = rules_overrides(items)
+    if problem:
+        raise GameError(problem)
+    return dict(overrides)
+
+
+def lobby_routes(lobby: Lobby) -> list[BaseRoute]:
+    def find(request: Request) -> LobbyGame | None:
+        return lobby.games.get(str(request.path_params["game"]))
+
+    async def index(request: Request) -> Response:
+        return TEMPLATES.TemplateResponse(request, "lobby.html", {
+            "games": lobby.store.games(), "people": lobby.store.people(), "bots": sorted(lobby.config.bots),
+            "presets": PRESETS, "max_seats": MAX_SEATS,
+        })
+
+    async def create(request: Request) -> Response:
+        form = await _form(request)
+        if form is None:
+            return error_page(request, 413, "The form is too large.")
+        try:
+            preset = str(form.get("preset", "standard"))
+            if preset not in PRESETS:
+                raise GameError(f"preset {preset[:40]!r}: expected one of {', '.join(PRESETS)}")
+            options = parse_options(str(form.get("options", "")))
+            target = str(form.get("target", ""))
+            if target:
+                options["target"] = int(target) if target.isdigit() else target
+            players = Rules.preset(preset).replace(**options).players
+            seats = []
+            for i in range(players):
+                choice = str(form.get(f"seat{i}", ""))
+                if choice == PERSON:
+                    name = str(form.get(f"name{i}", "")).strip() or f"player{i}"
+                    seats.append(SeatChoice(PERSON, name[:40]))
+                elif choice:
+                    seats.append(SeatChoice("bot", choice))
+                else:
+                    raise GameError(f"seat {i}: choose a person or a bot")
+            game = lobby.create(preset, options, seats)
+        except (GameError, ValueError) as exc:
+            return error_page(request, 400, f"The game cannot be created: {exc}")
+        response = RedirectResponse(f"/lobby/game/{game.id}", status_code=303)
+        response.set_cookie(creator_cookie(game.id), game.creator_secret, httponly=True,
+                            samesite="lax", path=f"/lobby/game/{game.id}")
+        return response
+
+    async def show(request: Request) -> Response:
+        game = find(request)
+        stored = lobby.store.game(str(request.path_params["game"]))
+        if stored is None:
+            return error_page(request, 404, "No such game.")
+        creator = game is not None and _is_creator(request, game)
+        base = str(request.base_url).rstrip("/")
+        links = []
+        if game is not None and creator:
+            links = [(h, f"{base}/join/{h.join_secret}") for h in game.humans]
+        return TEMPLATES.TemplateResponse(request, "lobby_game.html", {
+            "game": game, "stored": stored, "creator": creator, "links": links,
+            "bots": sorted(lobby.config.bots),
+            "status": game.status if game is not None else stored["status"],
+            "error": game.error if game is not None else stored["error"],
+        })
+
+    async def start(request: Request) -> Response:
+        game = find(request)
+        if game is None:
+            return error_page(request, 404, "No such game.")
+        if not _is_creator(request, game):
+            log.warning("game %s: refused a start from a browser that did not create it", game.id)
+            return error_page(request, 403, "Only the browser that created the game may start it.")
+        form = await _form(request) or {}
+        try:
+            lobby.start_now(game, str(form.get("fill", "")))
+        except GameError as exc:
+            return error_page(request, 400, f"The game cannot start: {exc}")
+        return RedirectResponse(f"/lobby/game/{game.id}", status_code=303)
+
+    async def replay(request: Request) -> Response:
+        stored = lobby.store.game(str(request.path_params["game"]))
+        path = Path(stored["replay_path"]) if stored and stored["replay_path"] else None
+        if path is None or not path.is_file():
+            return error_page(request, 404, "This game has no replay (yet).")
+        return FileResponse(path, media_type="application/jsonl", filename=f"{stored['id']}.jsonl")  # type: ignore[index]
+
+    return [
+        Route("/lobby", index),
+        Route("/lobby/games", create, methods=["POST"]),
+        Route("/lobby/game/{game}", show),
+        Route("/lobby/game/{game}/start", start, methods=["POST"]),
+        Route("/lobby/game/{game}/replay.jsonl", replay),
+    ]
+
+
+async def _form(request: Request) -> dict[str, str] | None:
+    """An url-encoded form (what the lobby's pages post), first value of each
+    field; None if it is over FORM_LIMIT bytes."""
+    body = await request.body()
+    if len(body) > FORM_LIMIT:
+        return None
+    fields = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
+    return {k: v[0] for k, v in fields.items()}

@@ -1,0 +1,164 @@
+"""The lobby's SQLite file: its games, who sat where, and people's records.
+
+One file per lobby folder (`lobby.sqlite`), WAL mode, one transaction per
+write. A game is stored when it is created and again, with each seat's
+place, total and deals, when its match ends; a person's record is computed
+from those rows (games, wins, average place, contracts made), never kept
+as counters that could drift.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Self
+
+from arena.referee.spec import MatchResult
+
+SCHEMA_VERSION = "1"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games(
+    id TEXT PRIMARY KEY,
+    created_at REAL NOT NULL,
+    rules TEXT NOT NULL,             -- JSON {"preset": ..., "options": {...}}
+    status TEXT NOT NULL CHECK(status IN ('waiting', 'playing', 'finished', 'failed')),
+    seed INTEGER NOT NULL,
+    replay_path TEXT NOT NULL DEFAULT '',
+    result TEXT,                     -- JSON {"reason", "totals", "places"} when finished
+    error TEXT NOT NULL DEFAULT '',
+    finished_at REAL
+);
+CREATE TABLE IF NOT EXISTS seats(
+    game TEXT NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK(kind IN ('person', 'bot')),
+    name TEXT NOT NULL,
+    place INTEGER,
+    total INTEGER,
+    status TEXT,                     -- ok | forfeit
+    contracts INTEGER NOT NULL DEFAULT 0,   -- deals it declared
+    made INTEGER NOT NULL DEFAULT 0,        -- ... and made
+    PRIMARY KEY(game, seat)
+);
+CREATE INDEX IF NOT EXISTS seats_name ON seats(kind, name);
+"""
+
+
+@dataclass(frozen=True)
+class PersonRecord:
+    name: str
+    games: int
+    wins: int
+    average_place: float
+    contracts: int
+    made: int
+
+
+class LobbyStore:
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.db.row_factory = sqlite3.Row
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.executescript(_SCHEMA)
+        row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        if row is None:
+            self.db.execute("INSERT INTO meta VALUES('schema', ?)", (SCHEMA_VERSION,))
+        elif row["value"] != SCHEMA_VERSION:
+            raise ValueError(f"{self.path}: lobby store schema {row['value']}, expected {SCHEMA_VERSION}")
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def add_game(self, game_id: str, preset: str, options: dict[str, Any], seed: int,
+                 seats: Sequence[tuple[str, str]]) -> None:
+        """A new game waiting for its people; `seats` are (kind, name) in seat order."""
+        with self._tx() as db:
+            db.execute("INSERT INTO games(id, created_at, rules, status, seed) VALUES(?, ?, ?, 'waiting', ?)",
+                       (game_id, time.time(), json.dumps({"preset": preset, "options": options}), seed))
+            db.executemany("INSERT INTO seats(game, seat, kind, name) VALUES(?, ?, ?, ?)",
+                           [(game_id, i, kind, name) for i, (kind, name) in enumerate(seats)])
+
+    def set_seat(self, game_id: str, seat: int, kind: str, name: str) -> None:
+        """Who fills a seat after all (a bot in a seat nobody took)."""
+        with self._tx() as db:
+            db.execute("UPDATE seats SET kind=?, name=? WHERE game=? AND seat=?", (kind, name, game_id, seat))
+
+    def set_status(self, game_id: str, status: str, error: str = "") -> None:
+        with self._tx() as db:
+            db.execute("UPDATE games SET status=?, error=? WHERE id=?", (status, error, game_id))
+
+    def finish(self, game_id: str, result: MatchResult) -> None:
+        """The match's result: each seat's place, total and contracts, in one transaction."""
+        declared = [0] * len(result.seats)
+        made = [0] * len(result.seats)
+        for deal in result.deals:
+            if deal.declarer is not None and 0 <= deal.declarer < len(declared):
+                declared[deal.declarer] += 1
+                made[deal.declarer] += int(deal.made)
+        with self._tx() as db:
+            db.execute("UPDATE games SET status='finished', result=?, replay_path=?, finished_at=? WHERE id=?",
+                       (json.dumps({"reason": result.reason, "totals": [s.total for s in result.seats],
+                                    "places": [s.place for s in result.seats]}),
+                        result.replay_path, time.time(), game_id))
+            for s in result.seats:
+                db.execute("UPDATE seats SET place=?, total=?, status=?, contracts=?, made=? "
+                           "WHERE game=? AND seat=?",
+                           (s.place, s.total, s.status, declared[s.seat], made[s.seat], game_id, s.seat))
+
+    def people(self) -> list[PersonRecord]:
+        """Every person's record over finished games, best win rate first."""
+        rows = self.db.execute("""
+            SELECT s.name AS name, COUNT(*) AS games, SUM(s.place = 1) AS wins,
+                   AVG(s.place) AS average_place, SUM(s.contracts) AS contracts, SUM(s.made) AS made
+            FROM seats s JOIN games g ON g.id = s.game
+            WHERE s.kind = 'person' AND g.status = 'finished'
+            GROUP BY s.name
+            ORDER BY CAST(SUM(s.place = 1) AS REAL) / COUNT(*) DESC, AVG(s.place), s.name
+        """).fetchall()
+        return [PersonRecord(r["name"], r["games"], r["wins"], round(r["average_place"], 2),
+                             r["contracts"], r["made"]) for r in rows]
+
+    def games(self, limit: int = 50) -> list[dict[str, Any]]:
+        rows = self.db.execute("SELECT * FROM games ORDER BY created_at DESC LIMIT ?", (limit,)).fetchall()
+        return [self._game(r) for r in rows]
+
+    def game(self, game_id: str) -> dict[str, Any] | None:
+        row = self.db.execute("SELECT * FROM games WHERE id=?", (game_id,)).fetchone()
+        return self._game(row) if row is not None else None
+
+    def _game(self, r: sqlite3.Row) -> dict[str, Any]:
+        seats = self.db.execute("SELECT * FROM seats WHERE game=? ORDER BY seat", (r["id"],)).fetchall()
+        return {**dict(r), "rules": json.loads(r["rules"]),
+                "result": json.loads(r["result"]) if r["result"] else None,
+                "seats": [dict(s) for s in seats]}
+
+    def interrupted(self) -> None:
+        """Games a stopped server left waiting or playing cannot go on: failed."""
+        with self._tx() as db:
+            db.execute("UPDATE games SET status='failed', error='the server stopped before the match ended' "
+                       "WHERE status IN ('waiting', 'playing')")
