@@ -1,0 +1,48 @@
+"""The lobby's SQLite store: games, seats and people's records, in a real file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from arena.referee.spec import DealSummary, MatchResult, SeatResult
+from arena.web.lobby.store import LobbyStore
+
+
+def _result(game: str, places: list[int], totals: list[int], deals: list[tuple[int, bool]]) -> MatchResult:
+    seats = tuple(SeatResult(seat=i, bot=f"s{i}", version="1", total=t, place=p, status="ok", decisions=1,
+                             time_total=0.0, time_max=0.0, faults=())
+                  for i, (p, t) in enumerate(zip(places, totals, strict=True)))
+    return MatchResult(
+        match_id=game, seed=1, seats=seats, finish=(), duration=1.0, replay_path=f"/r/{game}.jsonl",
+        deals=tuple(DealSummary(deal_number=n + 1, dealer=0, declarer=d, bid=100, contract=100, made=m,
+                                deal_scores=(), changes=(), totals=()) for n, (d, m) in enumerate(deals)))
+
+
+def test_a_persons_record_is_counted_from_finished_games(tmp_path: Path) -> None:
+    path = tmp_path / "lobby.sqlite"
+    with LobbyStore(path) as store:
+        store.add_game("g1", "standard", {"target": 500}, 7, [("person", "ann"), ("bot", "greedy"),
+                                                               ("person", "bob")])
+        store.add_game("g2", "czech", {}, 8, [("bot", "random"), ("person", "ann"), ("person", "cy")])
+        store.add_game("g3", "standard", {}, 9, [("person", "ann"), ("bot", "random"), ("bot", "x")])
+        store.finish("g1", _result("g1", [1, 2, 3], [520, 300, 90], [(0, True), (0, False), (2, True)]))
+        store.finish("g2", _result("g2", [1, 3, 2], [1000, -40, 200], [(1, False), (0, True)]))
+        # g3 never finished: it counts for nobody.
+        store.set_seat("g2", 0, "bot", "greedy")
+
+    with LobbyStore(path) as store:  # read back from the file
+        people = {p.name: p for p in store.people()}
+        assert set(people) == {"ann", "bob", "cy"}
+        ann = people["ann"]
+        assert (ann.games, ann.wins, ann.average_place, ann.contracts, ann.made) == (2, 1, 2.0, 3, 1)
+        assert (people["bob"].games, people["bob"].wins, people["bob"].contracts, people["bob"].made) == \
+            (1, 0, 1, 1)
+        assert store.people()[0].name == "ann"  # the best win rate first (ann 1/2, others 0)
+        g1 = store.game("g1")
+        assert g1 is not None and g1["status"] == "finished" and g1["result"]["totals"] == [520, 300, 90]
+        assert g1["rules"] == {"preset": "standard", "options": {"target": 500}}
+        assert [s["name"] for s in store.game("g2")["seats"]] == ["greedy", "ann", "cy"]  # type: ignore[index]
+        store.interrupted()  # a server that stopped: its unfinished game failed, the rest kept
+        assert store.game("g3")["status"] == "failed"  # type: ignore[index]
+        assert store.game("g1")["status"] == "finished"  # type: ignore[index]
+        assert store.game("nope") is None
