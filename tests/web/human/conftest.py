@@ -21,7 +21,10 @@ BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backgr
                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: while Playwright's sync API is open, its event
+# loop counts as running in this thread, and asyncio.run (the CLI, the
+# referee) would refuse to run in every later test.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     sync_api = pytest.importorskip("playwright.sync_api")
     if not os.path.exists(CHROMIUM):
