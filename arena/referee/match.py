@@ -459,7 +459,7 @@ class _Match:
             before_obs = obs[actor] if seat.playing else None
             cpu0 = await self.pacer.turn(seat) if seat.playing else None
             action, fault, line, elapsed = await self._decide(seat, before_obs, legal)
-            cpu = self.pacer.used(seat, cpu0)
+            cpu = await self.pacer.answered(seat, cpu0)
             # The trick's cards and winner are public facts, the same from any
             # seat's view: take them from the actor's view before the action.
             ref = before_obs

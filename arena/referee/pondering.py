@@ -5,12 +5,14 @@ request of a match on, every playing bot but the one deciding is paused
 (arena.sandbox.freezer: its cgroup frozen, or SIGSTOP), so a bot that burns
 CPU between its turns takes nothing from the seat on the clock (the seats of
 a match share the cores of its CPU slot). `turn(seat)` runs before the
-seat's request is written: the others frozen first, then the seat thawed,
-so some group stays frozen throughout (a cgroup v1 freezer is only cheap
-that way, see freezer.py) and the clock starts with the bot already running.
-A seat that decides again is not touched; the seat that just answered keeps
-running until the next seat's turn, which is the referee's own work of a
-few hundred µs.
+seat's request is written and thaws it (the clock starts with the bot
+already running); `answered(seat)` freezes it as soon as the referee takes
+up its answer, before the referee's own work on it (a few hundred µs in
+which the bot would otherwise run beside the next seat's start). A seat
+that decides twice in a row is thus frozen and thawed in between: a switch
+costs a few µs, and that keeps every other seat frozen at every moment, so
+some group stays frozen throughout (a cgroup v1 freezer is only cheap that
+way, see freezer.py).
 
 What a frozen bot is sent (deal results) waits in its socket, in order, and
 is read when it is thawed, before its next request: nothing is lost, the
@@ -24,7 +26,7 @@ match end on, every bot runs: start-up, and the match-end hook and exit.
 
 The CPU clock is read on every decision where the bot's cgroup has one
 (v2 `cpu.stat`, v1 `cpuacct.usage`): CPU seconds the bot used from its turn
-to the arrival of the reply being processed, beside the wall time. With
+to the moment the referee takes up its answer, beside the wall time. With
 pondering off that is the decision's own CPU; with it on, it also holds
 whatever the bot computes meanwhile for itself.
 """
@@ -32,8 +34,9 @@ whatever the bot computes meanwhile for itself.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from arena.referee.seats import Seat
 from arena.sandbox import freezer
@@ -55,8 +58,6 @@ class Pacer:
         self.seats = list(seats)
         self.pondering = pondering
         self.cpu = [CpuStats() for _ in self.seats]
-        self._running: Seat | None = None   # the seat thawed last (None: all run)
-        self._active = False                # between the first turn and `release`
 
     def mechanism(self, seat: Seat) -> str:
         """How `seat` is paused while others decide ("off": it is not)."""
@@ -65,26 +66,24 @@ class Pacer:
         return seat.handle.pauser.mechanism if seat.handle is not None else freezer.NONE
 
     async def turn(self, seat: Seat) -> float | None:
-        """Before `seat`'s request: the other playing seats frozen, `seat`
-        thawed. Returns the seat's CPU clock now (None where it has none)."""
-        if not self.pondering and (self._running is not seat or not self._active):
+        """Before `seat`'s request: the other playing seats frozen (they are
+        already, but for the first turn), `seat` thawed. Returns the seat's
+        CPU clock now (None where it has none)."""
+        if not self.pondering:
             others = [s.handle.pauser for s in self.seats
                       if s is not seat and s.handle is not None and s.playing]
             me = seat.handle.pauser if seat.handle is not None else None
-            if any(p.mechanism == freezer.DOCKER_PAUSE for p in [*others, *([me] if me else [])]):
-                await asyncio.to_thread(_switch, others, me)  # a call to the engine: ~17 ms
-            else:
-                _switch(others, me)
-            self._running = seat
-            self._active = True
+            await _run(_switch, others, me)
         return seat.handle.pauser.cpu_seconds() if seat.handle is not None else None
 
-    def used(self, seat: Seat, since: float | None) -> float | None:
-        """CPU seconds `seat` used since `turn` returned `since`; booked in its stats."""
-        if since is None or seat.handle is None:
-            return None
-        now = seat.handle.pauser.cpu_seconds()
-        if now is None:
+    async def answered(self, seat: Seat, since: float | None) -> float | None:
+        """The seat's decision is over (answered, timed out or faulty): it is
+        frozen at once, before the referee's own work on the answer, and the
+        CPU seconds it used since `turn` returned `since` are booked."""
+        now = seat.handle.pauser.cpu_seconds() if seat.handle is not None else None
+        if not self.pondering and seat.handle is not None and seat.playing:
+            await _run(_switch, [seat.handle.pauser], None)
+        if since is None or now is None:
             return None
         spent = max(0.0, now - since)
         stats = self.cpu[seat.index]
@@ -96,13 +95,7 @@ class Pacer:
     async def release(self) -> None:
         """Every bot thawed: the match is over (or failed); they must read
         the match end, run their hooks and exit, or be stopped."""
-        self._active = False
-        self._running = None
-        pausers = [s.handle.pauser for s in self.seats if s.handle is not None]
-        if any(p.mechanism == freezer.DOCKER_PAUSE and p.frozen for p in pausers):
-            await asyncio.to_thread(_thaw_all, pausers)
-        else:
-            _thaw_all(pausers)
+        await _run(_thaw_all, [s.handle.pauser for s in self.seats if s.handle is not None])
 
     def totals(self, seat: Seat) -> tuple[float | None, float | None]:
         """(CPU seconds over the seat's decisions, its worst decision), None if never read."""
@@ -110,6 +103,15 @@ class Pacer:
         if not stats.decisions:
             return None, None
         return round(stats.total, 6), round(stats.worst, 6)
+
+
+async def _run(fn: Callable[..., None], pausers: Sequence[freezer.Pauser], *more: Any) -> None:
+    """`fn(pausers, *more)` on the loop (a cgroup write: µs), or in a thread
+    where one of them is the docker engine's pause (a call of ~17 ms)."""
+    if any(p.mechanism == freezer.DOCKER_PAUSE for p in [*pausers, *more] if p is not None):
+        await asyncio.to_thread(fn, pausers, *more)
+    else:
+        fn(pausers, *more)
 
 
 def _switch(others: Sequence[freezer.Pauser], me: freezer.Pauser | None) -> None:
