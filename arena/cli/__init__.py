@@ -6,9 +6,25 @@ the groups can grow independently without touching this file.
 
 from __future__ import annotations
 
-import typer
+import signal
+import threading
+from typing import Any
 
-from arena.cli import (
+
+def _stopped_while_starting(signum: int, frame: Any) -> None:
+    raise SystemExit(130)
+
+
+# Ctrl-C while the command's modules load (half a second) exits 130 without a
+# traceback from the middle of an import; main() handles it from then on.
+_STARTING = (threading.current_thread() is threading.main_thread()
+             and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+if _STARTING:
+    signal.signal(signal.SIGINT, _stopped_while_starting)
+
+import typer  # noqa: E402 - after the handler above
+
+from arena.cli import (  # noqa: E402
     bot_cmd,
     gauntlet_cmd,
     leaderboard_cmd,
@@ -18,6 +34,9 @@ from arena.cli import (
     serve_cmd,
     tournament_cmd,
 )
+
+if _STARTING:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 app = typer.Typer(
     name="arena",
@@ -36,7 +55,7 @@ def main() -> None:
     try:
         # Not standalone: usage errors come here instead of being drawn in a box.
         code = app(standalone_mode=False, prog_name="arena")
-    except typer.Abort:  # Ctrl-C while parsing or at a prompt
+    except (typer.Abort, KeyboardInterrupt):  # Ctrl-C that no command turned into its own exit
         raise SystemExit(130) from None
     except Exception as exc:
         if not _is_usage_error(exc):

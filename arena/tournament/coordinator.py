@@ -203,6 +203,14 @@ def run(
                     played += 1
                 if on_progress:
                     on_progress(finished, len(field.plan), _leader(live, names))
+    except KeyboardInterrupt:
+        # Ctrl-C reaches this process only (a local pool's workers leave the
+        # terminal's process group): stop the matches in play, each with its
+        # teardown, before waiting for the workers to exit.
+        stop = getattr(executor, "terminate_workers", None)
+        if stop is not None:
+            stop()
+        raise
     finally:
         if executor is not None:
             executor.close()

@@ -83,11 +83,72 @@ def _start_worker(parent: int, slots: Any = None) -> None:
     a broken pool sends its other workers) stop the match's bots and leave."""
     if slots is not None:
         _take_slot(slots)
+    _leave_the_terminal()
     _exit_with_parent(parent)
     signal.signal(signal.SIGTERM, _on_sigterm)
 
 
+def _leave_the_terminal() -> None:
+    """Move this worker out of the terminal's foreground process group. A
+    Ctrl-C then reaches the coordinator only, which stops each worker in
+    order (terminate_workers): delivered to every process at once, it broke
+    into workers still importing (tracebacks) and into matches in their
+    teardown (grpc's "Exception ignored in Server.__del__"), all printed on
+    the terminal. The worker started with SIGINT blocked (_sigint_held); one
+    that came before the move is dropped (SIG_IGN discards a pending signal)."""
+    os.setpgid(0, 0)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextlib.contextmanager
+def _sigint_held() -> Iterator[None]:
+    """SIGINT blocked in this thread while it may start pool workers: they
+    inherit the mask, so a Ctrl-C while one boots waits until it has left
+    the terminal's process group. The coordinator still gets it at once
+    (another of its threads takes it; Python runs the handler in the main
+    thread)."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _quiet_stop() -> None:
+    """Once this worker is being stopped, what Python can only report (a
+    grpc server collected after its event loop closed, a coroutine the
+    cancelled teardown never awaited) goes to the log, not to the terminal
+    it shares with the coordinator's last line."""
+    import sys
+    import warnings
+
+    def to_log(unraisable: sys.UnraisableHookArgs) -> None:
+        log.debug("worker stopping: %s in %r: %s", unraisable.err_msg or "exception ignored",
+                  unraisable.object, unraisable.exc_value)
+
+    sys.unraisablehook = to_log
+    warnings.filterwarnings("ignore", category=RuntimeWarning)
+    # grpc's poller thread can still call into the closed loop of the match
+    # it was serving ("Exception in callback PollerCompletionQueue...").
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL)
+
+
+_STOPPING = False  # this worker was told to stop: it starts no further match
+
+
+def _play_one(runner: Runner, spec: MatchSpec) -> MatchResult:
+    """A pool task: one match, unless the worker is stopping (a match already
+    handed to it when the stop came would start bots only to lose them)."""
+    if _STOPPING:
+        os._exit(1)
+    return runner(spec)
+
+
 def _on_sigterm(signum: int, frame: Any) -> None:
+    global _STOPPING
+    _STOPPING = True
+    _quiet_stop()
     if not _children():
         os._exit(1)  # no match running: nothing to stop
     threading.Thread(target=_leave, name="arena-leave", daemon=True).start()
@@ -156,16 +217,18 @@ class LocalPool:
         self._pool = self._new_pool()
 
     def _submit(self, spec: MatchSpec) -> Future[MatchResult]:
-        try:
-            return self._pool.submit(self._runner, spec)
-        except BrokenProcessPool:
-            self._replace_pool()
-            return self._pool.submit(self._runner, spec)
+        with _sigint_held():  # a submit may start a worker
+            try:
+                return self._pool.submit(_play_one, self._runner, spec)
+            except BrokenProcessPool:
+                self._replace_pool()
+                return self._pool.submit(_play_one, self._runner, spec)
 
     def warm(self) -> None:
         """Start every worker process and import the runner there."""
-        futures = [self._pool.submit(_warm_up, self._runner.__module__)
-                   for _ in range(self.workers)]
+        with _sigint_held():
+            futures = [self._pool.submit(_warm_up, self._runner.__module__)
+                       for _ in range(self.workers)]
         for future in futures:
             future.result()
 
