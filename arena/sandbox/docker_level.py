@@ -1,12 +1,13 @@
 """The docker level: one locked-down container per bot.
 
-Network "none", read-only root file system, a size-capped tmpfs /tmp,
-memory (no swap), CPU and pids limits, uid 65534, every capability dropped,
+Network "none", read-only root file system, a size-capped tmpfs /tmp (and
+over every VOLUME the image declares), memory (no swap), CPU and pids
+limits, a uid of its own (bwrap.next_uid), every capability dropped,
 no-new-privileges, rlimits; mounted are only the bot's folder (read-only,
 at /bot, the working directory) and the match's socket folder (read-write,
 at the same path, so ARENA_ADDRESS is unchanged). Containers carry the label
 `arena.bot=1` plus the match id and their owner (host and pid of the arena
-process); they are removed at cleanup(), and `cleanup_stale()` (run before
+process); they are removed with their anonymous volumes at cleanup(), and `cleanup_stale()` (run before
 the first docker launch of each arena process) removes those whose owner
 process is gone, i.e. whatever a crash left behind.
 """
@@ -26,11 +27,13 @@ from typing import Any
 from arena.sandbox import bot_images, freezer
 from arena.sandbox.api import Limits, SandboxError, SandboxUnavailable
 from arena.sandbox.botfile import BotSpec
+from arena.sandbox.bwrap import next_uid
 from arena.sandbox.logcap import CappedLog
 from arena.sandbox.sockets import open_socket_to
 
 LABEL = "arena.bot"
-BOT_USER = "65534:65534"  # nobody:nogroup
+# Declared VOLUMEs an image may have: each gets a tmpfs of Limits.tmpfs_mb.
+MAX_VOLUMES = 8
 _MB = 1024 * 1024
 
 
@@ -124,6 +127,25 @@ def _check_image_command(bot: BotSpec, image: str) -> None:
                            "of its own (CMD or ENTRYPOINT): set 'run' in bot.toml")
 
 
+def image_volumes(bot: BotSpec, image: str) -> list[str]:
+    """The folders the image declares as VOLUMEs. Docker would give each an
+    anonymous volume: writable through the read-only root, unbounded, and
+    left behind with the container. The bot gets a size-capped tmpfs there
+    instead (launch_docker); an image with more than MAX_VOLUMES, or a
+    volume at the root, is refused."""
+    import docker.errors
+
+    try:
+        config = client().images.get(image).attrs.get("Config") or {}
+    except docker.errors.DockerException as exc:
+        raise SandboxError(f"{bot.label}: docker could not inspect {image!r}: {exc}") from None
+    folders = sorted(os.path.normpath(v) for v in (config.get("Volumes") or {}))
+    if "/" in folders or len(folders) > MAX_VOLUMES:
+        raise SandboxError(f"{bot.label}: image {image!r} declares VOLUME {', '.join(folders)}: "
+                           f"at most {MAX_VOLUMES} folders, not the root")
+    return folders
+
+
 def owner_label() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
@@ -141,7 +163,7 @@ def cleanup_stale() -> int:
         if owner_host == host and owner_pid.isdigit() and _alive(int(owner_pid)):
             continue
         try:
-            api.remove_container(c["Id"], force=True)
+            api.remove_container(c["Id"], force=True, v=True)  # and its anonymous volumes
             removed += 1
         except Exception:  # noqa: BLE001, S110 - already gone
             pass
@@ -241,7 +263,7 @@ class DockerHandle:
                 return
             self._removed = True
         with contextlib.suppress(Exception):  # already removed
-            self.container.remove(force=True)
+            self.container.remove(force=True, v=True)  # v: no anonymous volume survives it
 
 
 def _pauser(container: Any, pid: int | None) -> freezer.Pauser:
@@ -284,15 +306,23 @@ def launch_docker(bot: BotSpec, env: dict[str, str], socket_dir: str, log_path: 
                    "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"} | dict(env)
     fsize = limits.file_size_mb * _MB
     cpu = max(1, int(limits.cpu_seconds))
+    capped = f"size={limits.tmpfs_mb}m,mode=1777,nosuid,nodev"
+    mounted = ("/bot", socket_dir)
+    tmpfs = {"/tmp": capped} | {
+        v: capped for v in image_volumes(bot, image)
+        if not any(v == m or v.startswith(m + "/") for m in mounted)}
+    # A uid of its own (as at the bwrap level): per-user kernel limits
+    # (inotify instances, RLIMIT_NPROC, ...) are not shared with other bots.
+    uid = next_uid()
     container = None
     try:
         container = client().containers.create(
             image, command=list(bot.argv) or None, init=True,
             network_mode="none", read_only=True,
-            tmpfs={"/tmp": f"size={limits.tmpfs_mb}m,mode=1777,nosuid,nodev"},
+            tmpfs=tmpfs,
             mem_limit=f"{limits.memory_mb}m", memswap_limit=f"{limits.memory_mb}m",
             nano_cpus=int(limits.cpus * 1e9), pids_limit=limits.pids, cpuset_cpus=_cpuset(),
-            user=BOT_USER, cap_drop=["ALL"], security_opt=["no-new-privileges"],
+            user=f"{uid}:{uid}", cap_drop=["ALL"], security_opt=["no-new-privileges"],
             ipc_mode="none", working_dir="/bot", environment=environment,
             volumes={bot.path: {"bind": "/bot", "mode": "ro"},
                      socket_dir: {"bind": socket_dir, "mode": "rw"}},
@@ -301,7 +331,10 @@ def launch_docker(bot: BotSpec, env: dict[str, str], socket_dir: str, log_path: 
             ulimits=[Ulimit(name="nofile", soft=limits.open_files, hard=limits.open_files),
                      Ulimit(name="fsize", soft=fsize, hard=fsize),
                      Ulimit(name="cpu", soft=cpu, hard=cpu + 1),
-                     Ulimit(name="core", soft=0, hard=0)],
+                     Ulimit(name="core", soft=0, hard=0),
+                     # Counts the uid's processes on the whole host: with a uid of
+                     # its own, this bot's alone (pids_limit bounds the container).
+                     Ulimit(name="nproc", soft=limits.pids, hard=limits.pids)],
             # The daemon's own copy of the log is capped too (a spammer must not fill its disk).
             log_config=LogConfig(type="json-file",
                                  config={"max-size": str(max(limits.log_bytes, 65536)),
@@ -314,6 +347,6 @@ def launch_docker(bot: BotSpec, env: dict[str, str], socket_dir: str, log_path: 
     except docker.errors.DockerException as exc:
         if container is not None:
             with contextlib.suppress(docker.errors.DockerException):
-                container.remove(force=True)
+                container.remove(force=True, v=True)
         raise SandboxError(f"{bot.label}: docker could not start {image!r}: {exc}") from None
     return DockerHandle(container, output, log_path, limits)
