@@ -110,10 +110,16 @@ def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
     talon_shown: list[str] = []
     looked: dict[int, bool] = {}  # per viewer: its hand has been shown this deal
     redealt = False  # the last action was an accepted redeal: new cards, same deal number
+    phase = ""
     for i, (game, rec) in enumerate(states):
         obs = {v: game.observation(v).to_dict() for v in viewers}
         first = obs[viewers[0]]
         number = int(first["deal_number"])
+        if phase == "exchange" and first.get("phase") != "exchange" and number == current \
+                and not redealt:  # (an exchange that ends the deal shows the next deal's hand)
+            for v, o in obs.items():
+                yield from _after_exchange(v, o)
+        phase = str(first.get("phase"))
         if number != current or redealt:
             if number != current and current is not None and current in deals:
                 yield _deal_result(deals[current])
@@ -142,7 +148,7 @@ def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
         fault = "" if not rec.get("fault") else (
             f"   [fault: {rec['fault']}: {rec.get('note', '')}]" if _sees_notes(seat, rec["seat"])
             else f"   [fault: {rec['fault']}]")
-        yield f"   seat {rec['seat']}: {_shown(rec, seat, after)}{fault}"
+        yield f"   seat {rec['seat']}: {_shown(rec, seat, after)}{_took(rec)}{fault}"
         action = parse_action(str(rec["action"]))
         redealt = isinstance(action, Redeal)
         if seat is not None and isinstance(action, Pick) and after is not None:
@@ -169,6 +175,30 @@ def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
             yield f"   refused{where}: {ref.get('reason')}"
     else:
         yield "no result: the replay ends here (the match did not finish, or the file was cut short)"
+
+
+def _took(rec: dict[str, Any]) -> str:
+    """The decision's time on the referee's clock, as the replay records it
+    ("" for a record without one)."""
+    if rec.get("time") is None:
+        return ""
+    seconds = float(rec["time"])
+    return f"  ({seconds:.2f} s)" if seconds >= 1 else f"  ({seconds * 1000:.1f} ms)"
+
+
+def _after_exchange(v: int, o: dict[str, Any]) -> Iterator[str]:
+    """Seat v's hand once the exchange is over, with the cards it gave and
+    was given (from its own observation: a card given face down between two
+    other seats is not in it)."""
+    gave = [f"{g['card']} to {g['to_seat']}" for g in o.get("given") or ()
+            if g.get("from_seat") == v and g.get("card")]
+    got = [f"{g['card']} from {g['from_seat']}" for g in o.get("given") or ()
+           if g.get("to_seat") == v and g.get("card")]
+    what = "; ".join(part for part in (
+        f"gave {', '.join(gave)}" if gave else "", f"received {', '.join(got)}" if got else "")
+        if part)
+    hand = " ".join(o.get("hand") or ()) or "(not seen)"
+    yield f"   seat {v} hand after the exchange: {hand}{f'  ({what})' if what else ''}"
 
 
 def _deal_result(d: dict[str, Any]) -> str:
