@@ -22,7 +22,7 @@ from arena.tournament.gauntlet import (
     table,
 )
 from arena.tournament.store import Store
-from tournament.conftest import BotMaker
+from tournament.conftest import BotMaker, TournamentMaker
 from tournament.tournament_fakes import fake_run_match
 
 
@@ -151,3 +151,27 @@ def test_baseline_version_and_a_different_gauntlet_is_refused(
         play(request(tmp_path, new, [other], max_sets=30), Inline())
     with pytest.raises(GauntletError, match="nothing to play against"):
         gauntlet_run.prepare(request(tmp_path, new, []))
+
+
+def test_baseline_from_a_tournament_store(tmp_path: Path, make_bot: BotMaker,
+                                          make_tournament: TournamentMaker) -> None:
+    """`--baseline 0.1.0 --baseline-from TOURNAMENT`: the old version as the
+    tournament stored it (its snapshot), although its source folder changed."""
+    from arena.tournament import coordinator
+    from arena.tournament.config import load_config
+    from tournament.test_coordinator import Inline as TournamentInline
+
+    mine = make_bot("mine", "strength 0", version="0.1.0")
+    others = [make_bot(x, "strength 1") for x in ("p", "q")]
+    folder = make_tournament([mine, *others])
+    config = load_config(folder)
+    with Store(config.store_path) as store:
+        coordinator.run(config, store, lambda: TournamentInline())
+    new = make_bot("mine", "strength 3", version="0.2.0")  # the source folder moves on
+    req = request(tmp_path, new, [others[0]], baseline="0.1.0", baseline_from=folder,
+                  max_sets=30)
+    report = play(req, Inline())
+    assert report.verdict.verdict == "stronger"
+    with Store(req.store_path) as store:
+        versions = sorted(b.version for b in store.bots() if b.name == "mine")
+    assert versions == ["0.1.0", "0.2.0"]
