@@ -42,8 +42,11 @@ def build_images(
     except (SandboxError, ImageBuildError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
+    # Each line: the tag bot.toml files name -> the build it now points at,
+    # tagged with a hash of that build's inputs (docs/sandbox.md, "Docker images").
     for stable, full in built.items():
-        typer.echo(f"{stable} -> {full}")
+        typer.echo(f"{stable} -> {full}  (bot.toml's `image = \"{stable}\"` runs this build; "
+                   "the tag is a hash of its inputs, rebuilt only when they change)")
 
 
 @sandbox_app.command("cleanup")
