@@ -3,7 +3,9 @@
 A Dockerfile's RUN steps are the bot author's code, run by the docker daemon
 before the bot's own container exists, so the build is confined too:
 
-- network "none" (a FROM must be a local image such as arena-python:1);
+- nothing from the network: the Dockerfile is checked first (dockerfile.py:
+  no ADD of a URL, no FROM or --from of an image that is not local), and
+  the build runs with network "none";
 - each build container gets BUILD_MEMORY_MB of memory and no swap, and the
   CPUs of the match's CPU slot where it has one;
 - the build is given up after BUILD_SECONDS (the stream is closed, which
@@ -49,6 +51,12 @@ def build(client: Any, bot: BotSpec, cpuset: str | None) -> str:
     import requests.exceptions
     import urllib3.exceptions
 
+    from arena.sandbox.dockerfile import DockerfileError, check
+
+    try:
+        check(Path(bot.path) / "Dockerfile")  # again: the folder may have changed since load_bot
+    except DockerfileError as exc:
+        raise SandboxError(f"{bot.label}: {exc}") from None
     tag = dockerfile_tag(bot)
     limits: dict[str, Any] = {"memory": BUILD_MEMORY_MB * _MB, "memswap": BUILD_MEMORY_MB * _MB}
     if cpuset:

@@ -144,6 +144,14 @@ def load_bot(folder: str | os.PathLike[str], *, hashed: bool = True) -> BotSpec:
         raise BotFileError(f"{toml_path}: key 'run' is required with protocol = \"stdio\" "
                            "(the bridge starts that command)")
 
+    dockerfile = root / "Dockerfile"
+    if dockerfile.is_file():
+        from arena.sandbox.dockerfile import DockerfileError, check
+
+        try:
+            check(dockerfile)  # nothing it builds from may come from the network
+        except DockerfileError as exc:
+            raise BotFileError(str(exc)) from None
     return BotSpec(
         name=name, version=version, language=language, path=str(root), run=run,
         image=image, description=description, protocol=protocol, content_hash=folder_hash(root) if hashed else "",

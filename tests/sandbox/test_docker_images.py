@@ -9,6 +9,7 @@ its own, so that per-user kernel limits are not shared between bots.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -147,3 +148,58 @@ def test_each_container_has_a_uid_of_its_own(tmp_path: Path, docker_client: Any)
     wanted = min(allowance, Limits().open_files - 16)  # what one user may hold, if alone
     assert all(int(held) >= wanted for _, held, _ in reports), reports
     assert leftovers(tmp_path) == []
+
+
+PROBE = """FROM arena-python:1
+RUN ["python3", "-c", "import socket\\ns = socket.socket()\\ns.settimeout(5)\\ntry:\\n    s.connect(('127.0.0.1', {port}))\\n    r = 'connected'\\nexcept OSError as e:\\n    import errno\\n    r = 'failed ' + errno.errorcode.get(e.errno, str(e))\\nopen('/build-net.txt', 'w').write(r)"]
+"""
+
+
+def test_a_build_reaches_no_network_and_remote_sources_are_refused(
+        tmp_path: Path, docker_client: Any) -> None:
+    """A real build of a bot's Dockerfile: its RUN step cannot reach a
+    listener on the host's 127.0.0.1 (network none), and an `ADD` of that
+    listener's URL is refused before any build (at load, and again by the
+    build itself if the file changed since), naming the file and line."""
+    from arena.sandbox import SandboxError, bot_images, docker_level
+    from arena.sandbox.botfile import BotFileError
+
+    from .test_adversaries import Listener
+
+    os.chmod(tmp_path, 0o755)
+    listener = Listener()
+    tags = []
+    try:
+        folder = _adversary(tmp_path, "build_probe", {},
+                            dockerfile=PROBE.replace("{port}", str(listener.port)))
+        bot = load_bot(folder)
+        tags.append(bot_images.dockerfile_tag(bot))
+        other = load_bot(_random(tmp_path))
+        result = run_match(MatchSpec(
+            match_id="build", bots=(bot, other, other), seed=5, sandbox="docker",
+            rules_options=(("max_deals", 1),), work_dir=str(tmp_path / "work"),
+            time_control=TimeControl(per_move=20.0, bank=20.0, startup=300.0)))
+        assert [s.status for s in result.seats] == ["ok", "ok", "ok"], result.seats
+        log = Path(result.seats[0].log_path).read_text(errors="replace")
+        (found,) = re.findall(r"^ATTACK build network: (.*)$", log, re.MULTILINE)
+        assert found.startswith("failed "), found
+        assert listener.hits == 0
+
+        remote = f"FROM arena-python:1\nCOPY bot.py /x\nADD http://127.0.0.1:{listener.port}/p /p\n"
+        (folder / "Dockerfile").write_text(remote)
+        changed = dataclasses.replace(bot, content_hash="0" * 64)  # as loaded before the edit
+        tags.append(bot_images.dockerfile_tag(changed))
+        with pytest.raises(SandboxError, match=r"Dockerfile:3: ADD http://127\.0\.0\.1:\d+/p"):
+            docker_level.launch_docker(changed, {}, str(tmp_path), str(tmp_path / "log"),
+                                       Limits(), "m")
+        with pytest.raises(BotFileError, match=r"Dockerfile:3: ADD http://127\.0\.0\.1:\d+/p"):
+            load_bot(folder)
+        assert listener.hits == 0
+        assert leftovers(tmp_path) == []
+    finally:
+        listener.close()
+        import contextlib
+
+        for tag in tags:
+            with contextlib.suppress(Exception):
+                docker_client.images.remove(tag, force=True)
