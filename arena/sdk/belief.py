@@ -3,6 +3,7 @@ everything its observation shows, and the engine state for such a deal.
 
     from arena.sdk.belief import Sampler
 
+    rules = rules_from_pb(start.rules)          # in Bot.on_match_start
     sampler = Sampler(rules, obs.data)          # once per decision
     for deal in sampler.deals(40, random.Random(seed)):
         deal.hands[s]                           # every seat's cards now
@@ -51,6 +52,16 @@ from arena.game.state import GameState, game_at_deal
 from arena.sdk.history import PlayRecord, field, plays
 from arena.sdk.placing import Places as _Places
 from arena.sdk.placing import weighted as _weighted
+
+
+def rules_from_pb(msg: Any) -> Rules:
+    """The match's rules from `MatchStart.rules` (Bot.on_match_start), as the
+    engine's `Rules` the sampler needs."""
+    from arena.wire import codec  # the wire only for bots that read a MatchStart
+
+    options = codec.rules_options_from_pb(msg)
+    options.pop("preset", None)
+    return Rules.preset(msg.preset).replace(**options)
 
 
 class BeliefError(ValueError):

@@ -1,0 +1,64 @@
+"""Search sample bot: determinized search over deals sampled with
+arena.sdk.belief (see search_policy.py).
+
+Run by the arena as `python3 bot.py [--work N]` in this folder; it imports
+only `arena.sdk`, the engine (`arena.game`, which the SDK and the
+arena-python image carry) and its own modules.
+
+--work N: simulated deals per decision (default 64). A count, not a time,
+so the bot plays the same on any machine for the same ARENA_SEED; its clock
+only cuts a decision short when the time left (the decision's limit and the
+bank) runs low.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import sys
+import time
+
+from search_policy import choose
+
+from arena.game import Rules
+from arena.sdk import Bot, Observation, run
+from arena.sdk.belief import rules_from_pb
+
+
+def seed_of(text: str) -> int:
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+class Search(Bot):
+    name = "search"
+    version = "1.0.0"
+
+    def __init__(self, work: int) -> None:
+        self.work = work
+        self.rules = Rules.preset("standard")
+        self.seed = seed_of(os.environ.get("ARENA_SEED") or os.environ.get("ARENA_TOKEN", ""))
+
+    def on_match_start(self, start) -> None:  # type: ignore[no-untyped-def]
+        self.rules = rules_from_pb(start.rules)
+
+    def act(self, obs: Observation) -> str:
+        # time_limit_s is the per-move time plus the bank left (docs/protocol.md):
+        # spend at most half the per-move time and a fortieth of the bank, so a
+        # slow machine never times out. Under the default control (1 s + 10 s
+        # bank) that is 0.75 s at most.
+        per_move = max(0.0, obs.time_limit_s - obs.bank_left_s)
+        allowed = 0.5 * per_move + obs.bank_left_s / 40
+        deadline = time.monotonic() + max(0.05, allowed)
+        return choose(self.rules, obs.data, obs.legal_texts, self.work, self.seed, deadline)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description="search sample bot")
+    ap.add_argument("--work", type=int, default=64, help="simulated deals per decision")
+    args = ap.parse_args()
+    return run(Search(args.work))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
