@@ -8,7 +8,8 @@ import re
 import sys
 import webbrowser
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -69,3 +70,46 @@ async def play_people(spec: MatchSpec, people: dict[int, str], host: str, port: 
 
     return await play_with_people(spec, people, host=host, port=port, time_control=time_control,
                                   grace=grace, on_ready=ready)
+
+
+def lobby_routes(bots: Sequence[Path], data: Path, sandbox: str, grace: float, human_time: float,
+                 human_bank: float, sources: Any) -> list[Any]:
+    """`arena serve --lobby`: the lobby's and the human seats' routes; bad input
+    is one line and exit status 2 (typer.Exit)."""
+    from arena.referee.spec import TimeControl
+    from arena.sandbox.botfile import BotFileError, load_bot
+    from arena.web.lobby.app import lobby_routes_for
+    from arena.web.lobby.games import LobbyConfig
+    from arena.web.sources import ReplayFile
+
+    def fail(message: str) -> typer.Exit:
+        typer.echo(f"error: {message}", err=True)
+        return typer.Exit(2)
+
+    if sandbox not in ("auto", "docker", "bwrap", "process"):
+        raise fail(f"--sandbox {sandbox!r}: expected auto, docker, bwrap or process")
+    specs = {}
+    for b in bots:
+        try:
+            spec = load_bot(b)
+        except BotFileError as exc:
+            raise fail(f"--bot {b}: {exc}") from None
+        if spec.name in specs:
+            raise fail(f"--bot {b}: a second bot called {spec.name!r}")
+        specs[spec.name] = spec
+    if data.exists() and not data.is_dir():
+        raise fail(f"--data {data}: not a folder")
+
+    def publish(name: str, path: Path) -> str:
+        sources.replays[name] = ReplayFile(name, path.resolve())
+        return f"/r/{name}"
+
+    tell_seat_events()
+    config = LobbyConfig(folder=data.resolve(), bots=specs, sandbox=sandbox, grace=grace,
+                         human_time=TimeControl(per_move=human_time, bank=human_bank, increment=0.0),
+                         publish_replay=publish)
+    try:
+        _lobby, routes = lobby_routes_for(config)
+    except (OSError, ValueError) as exc:
+        raise fail(f"--data {data}: {exc}") from None
+    return routes

@@ -19,6 +19,19 @@ def serve(
     host: Annotated[str, typer.Option("--host", help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535,
                                       help="port (0: any free one, printed)")] = 8000,
+    lobby: Annotated[bool, typer.Option(
+        "--lobby", help="also serve a lobby: games between people and bots (/lobby)")] = False,
+    bot: Annotated[list[Path] | None, typer.Option(
+        "--bot", help="a bot folder the lobby may seat (repeatable)")] = None,
+    data: Annotated[Path, typer.Option(
+        "--data", help="the lobby's folder: lobby.sqlite, replays, logs")] = Path("lobby"),
+    sandbox: Annotated[str, typer.Option(
+        "--sandbox", help="the lobby's bots: auto | docker | bwrap | process")] = "auto",
+    grace: Annotated[float, typer.Option(
+        "--grace", help="seconds a person who closed the page has to come back")] = 60.0,
+    human_time: Annotated[float, typer.Option(
+        "--human-time", help="a person's seconds per decision (plus --human-bank)")] = 60.0,
+    human_bank: Annotated[float, typer.Option("--human-bank", help="a person's time bank")] = 120.0,
 ) -> None:
     """Serve the tournaments and replays as web pages (the replay player, live
     tournaments, match lists, per-bot pages, head-to-head)."""
@@ -28,12 +41,25 @@ def serve(
     import uvicorn
 
     from arena.web.app import create_app
-    from arena.web.sources import SourceError
+    from arena.web.sources import SourceError, catalog
 
     try:
-        app = create_app(paths or [Path("tournaments")])
+        # With --lobby alone, no tournaments need be there.
+        sources = catalog(paths or ([] if lobby else [Path("tournaments")]))
     except SourceError as exc:
         raise _fail(str(exc)) from None
+    extra = []
+    if lobby:
+        from arena.cli.checks import seconds_problem
+        from arena.cli.people import lobby_routes
+
+        problem = (seconds_problem("--grace", grace, zero_ok=True)
+                   or seconds_problem("--human-time", human_time)
+                   or seconds_problem("--human-bank", human_bank, zero_ok=True))
+        if problem:
+            raise _fail(problem)
+        extra = lobby_routes(bot or [], data, sandbox, grace, human_time, human_bank, sources)
+    app = create_app(sources=sources, extra_routes=extra)
     try:
         sock = socket.create_server((host, port))
     except OSError as exc:
@@ -41,8 +67,11 @@ def serve(
     bound = sock.getsockname()
     shown = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
     typer.echo(f"serving on http://{shown}:{bound[1]}/  (Ctrl-C stops)", err=False)
+    if lobby:
+        typer.echo(f"lobby: http://{shown}:{bound[1]}/lobby")
     logging.basicConfig(level=logging.WARNING, format="arena serve: %(message)s")
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
+                            ws_max_size=64 * 1024)  # a seat page sends short actions
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[sock])

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,9 @@ class LobbyConfig:
     grace: float = GRACE
     human_time: TimeControl = HUMAN_TIME
     bot_time: TimeControl = field(default_factory=TimeControl)
+    # Offers a finished game's replay to the replay player; returns its URL
+    # ("" if there is no player).
+    publish_replay: Callable[[str, Path], str] | None = None
 
 
 @dataclass
@@ -78,6 +82,16 @@ class Lobby:
         self.store = LobbyStore(config.folder / "lobby.sqlite")
         self.store.interrupted()
         self.games: dict[str, LobbyGame] = {}
+        self.players: dict[str, str] = {}   # game id -> its replay in the player
+        for g in self.store.games(limit=10_000):
+            if g["status"] == "finished":
+                self._publish(g["id"], Path(g["replay_path"]))
+
+    def _publish(self, game_id: str, replay: Path) -> None:
+        if self.config.publish_replay is not None and replay.is_file():
+            url = self.config.publish_replay(f"lobby-{game_id}", replay)
+            if url:
+                self.players[game_id] = url
 
     # ------------------------------------------------------------ creating
 
@@ -163,6 +177,7 @@ class Lobby:
                     unregister_host(key)
             self.store.finish(game.id, game.result)
             game.status = "finished"
+            self._publish(game.id, Path(game.result.replay_path))
             log.info("game %s finished: %s", game.id, game.result.reason)
         except asyncio.CancelledError:
             game.status, game.error = "failed", "the server stopped"

@@ -106,7 +106,7 @@ def lobby_routes(lobby: Lobby) -> list[BaseRoute]:
             links = [(h, f"{base}/join/{h.join_secret}") for h in game.humans]
         return TEMPLATES.TemplateResponse(request, "lobby_game.html", {
             "game": game, "stored": stored, "creator": creator, "links": links,
-            "bots": sorted(lobby.config.bots),
+            "bots": sorted(lobby.config.bots), "player": lobby.players.get(stored["id"], ""),
             "status": game.status if game is not None else stored["status"],
             "error": game.error if game is not None else stored["error"],
         })

@@ -47,3 +47,29 @@ def play_to_the_end(page: Any, limit: int = 600) -> dict[str, Any]:
             page.locator("#actions button[data-action]:not([disabled])").first.click()
         seen["clicks"] += 1
     raise AssertionError(f"no result after {limit} clicks")
+
+
+def step(page: Any) -> bool:
+    """One click on `page` if it offers one now (pass first); False if it offers none."""
+    ctl = page.locator('#actions button[data-action="pass"], #contract-go, #bid-go, '
+                       '#hand button.card.legal, #actions button[data-action]:not([disabled])')
+    if not ctl.count():
+        return False
+    ctl.first.click()
+    if page.locator("#actions[data-choice]").count():
+        page.locator("#actions[data-choice] button[data-action]").first.click()
+    return True
+
+
+def play_all_to_the_end(pages: list[Any], limit: float = 240.0) -> None:
+    """Several people's pages at one table, each clicked when it is its turn."""
+    import time
+
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        done = [p.locator("#result:not([hidden])").count() > 0 for p in pages]
+        if all(done):
+            return
+        if not any(step(p) for p, d in zip(pages, done, strict=True) if not d):
+            time.sleep(0.05)
+    raise AssertionError("the pages did not all show a result in time")

@@ -1,0 +1,144 @@
+"""`arena serve --lobby`: two people in two browser contexts and one real bot
+process play a game created in the lobby; seats are joined by single-use
+links; people's records show in the lobby; the game opens in the player."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.referee.replay import check, read_replay
+
+from ..human.seat_driver import play_all_to_the_end, play_to_the_end, step
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[3]
+BOTS = ["--bot", str(ROOT / "sample_bots" / "random"), "--bot", str(ROOT / "sample_bots" / "greedy")]
+
+
+def _lobby(run_arena: Any, tmp_path: Path) -> tuple[Any, str]:
+    proc = run_arena("serve", "--lobby", *BOTS, "--data", str(tmp_path / "lobby"), "--port", "0",
+                     "--sandbox", "process", "--grace", "60")
+    url = re.search(r"lobby: (http://127\.0\.0\.1:\d+)/lobby", proc.wait_line("lobby: "))
+    assert url, "arena serve --lobby printed no address"
+    return proc, url.group(1)
+
+
+def _create(page: Any, base: str, seats: list[tuple[str, str]], options: str) -> list[str]:
+    """Create a game from the lobby's form; the creator's join links, in seat order."""
+    page.goto(f"{base}/lobby")
+    for i, (choice, name) in enumerate(seats):
+        page.select_option(f"select[name=seat{i}]", choice)
+        page.fill(f"input[name=name{i}]", name)
+    page.fill("input[name=options]", options)
+    page.click("#create-go")
+    assert re.search(r"/lobby/game/[0-9a-f]+$", page.url)
+    return page.locator("#links a.join").evaluate_all("els => els.map(e => e.href)")
+
+
+def test_two_people_and_a_bot_play_a_game_from_the_lobby(
+    browser: Any, run_arena: Any, tmp_path: Path
+) -> None:
+    proc, base = _lobby(run_arena, tmp_path)
+    alice_ctx, bob_ctx = browser.new_context(), browser.new_context()
+    creator = alice_ctx.new_page()
+    links = _create(creator, base, [("person", "alice"), ("person", "bob"), ("random", "")],
+                    "max_deals=2")
+    game_url = creator.url
+    assert len(links) == 2 and all("/join/" in u for u in links)
+    alice, bob = alice_ctx.new_page(), bob_ctx.new_page()
+    alice.goto(links[0])
+    # Someone else opening alice's link after her is refused (a link admits one browser).
+    thief = browser.new_context().new_page()
+    response = thief.goto(links[0])
+    assert response is not None and response.status == 403
+    # The game waits for bob; then starts by itself.
+    creator.goto(game_url)
+    assert creator.locator("#game-status").get_attribute("data-status") == "waiting"
+    bob.goto(links[1])
+    # Bob closes his tab once during the game and comes back within the grace.
+    for _ in range(2000):  # play on until bob has answered once
+        if bob.locator("#seat-page[data-sent]").count():
+            break
+        step(alice) or step(bob) or time.sleep(0.05)
+    seat_url = bob.url
+    bob.close()
+    bob = bob_ctx.new_page()
+    bob.goto(seat_url)
+    play_all_to_the_end([alice, bob])
+    assert "alice" in alice.locator("#result").inner_text()
+
+    # The lobby's store has the game and both records.
+    creator.goto(game_url)
+    creator.wait_for_function("document.querySelector('#game-status').dataset.status === 'finished'",
+                              timeout=30_000)
+    creator.goto(f"{base}/lobby")
+    people = {row.get_attribute("data-name"): row for row in creator.locator("#people tr[data-name]").all()}
+    assert set(people) == {"alice", "bob"}
+    assert all(people[n].locator(".games").inner_text() == "1" for n in people)
+    wins = sum(int(people[n].locator(".wins").inner_text()) for n in people)
+    db = sqlite3.connect(tmp_path / "lobby" / "lobby.sqlite")
+    rows = db.execute("SELECT seat, kind, name, place FROM seats ORDER BY seat").fetchall()
+    assert [(r[1], r[2]) for r in rows] == [("person", "alice"), ("person", "bob"), ("bot", "random")]
+    assert wins == sum(1 for r in rows[:2] if r[3] == 1)
+    replay = Path(db.execute("SELECT replay_path FROM games").fetchone()[0])
+    rep = read_replay(replay)
+    assert [b["name"] for b in rep.header["bots"]] == ["alice", "bob", "random"]
+    assert rep.header["sandbox"][:2] == ["human", "human"]
+    assert not any(n for s in (0, 1) for n in rep.result["faults"][s].values())  # bob came back in time
+    assert check(replay) == tuple(rep.result["totals"])
+    # The game is an ordinary replay that opens in the player.
+    creator.goto(game_url)
+    creator.click("#player")
+    assert "/r/lobby-" in creator.url
+    creator.wait_for_selector(".card", timeout=30_000)
+    proc.stop()
+    err = proc.proc.stderr.read() if proc.proc.stderr else ""
+    assert "refused a second use of its join link" in err
+
+
+def test_a_seat_nobody_took_is_played_by_a_bot(browser: Any, run_arena: Any, tmp_path: Path) -> None:
+    proc, base = _lobby(run_arena, tmp_path)
+    ctx = browser.new_context()
+    creator = ctx.new_page()
+    links = _create(creator, base, [("person", "ann"), ("person", "carol"), ("random", "")],
+                    "max_deals=1")
+    game_url = creator.url
+    ann = ctx.new_page()
+    ann.goto(links[0])
+    creator.goto(game_url)
+    creator.select_option("select[name=fill]", "greedy")
+    creator.click("#start-now")
+    play_to_the_end(ann)
+    db = sqlite3.connect(tmp_path / "lobby" / "lobby.sqlite")
+    creator.goto(game_url)
+    creator.wait_for_function("document.querySelector('#game-status').dataset.status === 'finished'",
+                              timeout=30_000)
+    assert db.execute("SELECT kind, name FROM seats WHERE seat = 1").fetchone() == ("bot", "greedy")
+    # carol's link no longer opens a seat.
+    response = ctx.new_page().goto(links[1])
+    assert response is not None and response.status == 404
+    proc.stop()
+
+
+def test_bad_lobby_input_is_an_error_page_not_a_traceback(
+    browser: Any, run_arena: Any, tmp_path: Path
+) -> None:
+    proc, base = _lobby(run_arena, tmp_path)
+    page = browser.new_context().new_page()
+    page.goto(f"{base}/lobby")
+    page.fill("input[name=options]", "colour=blue")
+    page.click("#create-go")
+    assert "The game cannot be created" in page.locator("#error-message").inner_text()
+    assert "colour" in page.locator("#error-message").inner_text()
+    for path in ("/lobby/game/nope", "/join/nope", "/game/x/seat/0", "/lobby/game/nope/replay.jsonl"):
+        response = page.goto(base + path)
+        assert response is not None and response.status in (403, 404), path
+        assert "Traceback" not in page.content()
+    proc.stop()
