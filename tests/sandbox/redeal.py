@@ -9,6 +9,7 @@ rules engine's `new_game`, as a cheating bot would.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -52,3 +53,14 @@ def redeals(seeds: Iterable[int], rules: Rules, seat: int, hand: list[str]) -> l
     """The seeds among `seeds` that deal `hand` to `seat` first."""
     want = sorted(hand)
     return [s for s in sorted(seeds) if first_hand(rules, s, seat) == want]
+
+
+def seen_lines(log: str) -> dict[str, object]:
+    """Every `ATTACK seen:` line of a seed snoop's log (adversaries/seed_snoop.py), merged."""
+    merged: dict[str, object] = {"messages": []}
+    for line in log.splitlines():
+        if line.startswith("ATTACK seen: "):
+            part = json.loads(line[len("ATTACK seen: "):])
+            merged["messages"] += part.pop("messages")  # type: ignore[operator]
+            merged.update(part)
+    return merged

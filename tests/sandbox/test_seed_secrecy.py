@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -26,7 +25,7 @@ from arena.game import Rules
 from arena.referee.secrecy import bot_seed
 
 from .conftest import level_params
-from .redeal import candidates, first_hand, redeals
+from .redeal import candidates, first_hand, redeals, seen_lines
 from .test_adversaries import leftovers
 
 HERE = Path(__file__).resolve().parent
@@ -93,8 +92,7 @@ def test_nothing_a_bot_sees_redeals_its_match(tmp_path: Path, level: str) -> Non
     assert leftovers(tmp_path) == []
 
     log = Path(result["seats"][0]["log_path"]).read_text(errors="replace")
-    (line,) = re.findall(r"^ATTACK seen: (.*)$", log, re.MULTILINE)
-    seen = json.loads(line)
+    seen = seen_lines(log)
     assert seen["messages"] and seen["env"]["ARENA_SEED"] and seen["files"], seen.keys()
     rules = Rules.preset("standard")
     hand = first_hand(rules, seed, 0)  # what the bot holds when the deal starts

@@ -3,11 +3,16 @@
 Every message the referee sends (text form), its environment, arguments,
 working folder, the files it can read in its own sandbox (its folder, HOME,
 TMPDIR, and /tmp where that is private to it), /proc/self, its host name and
-socket path. At the end it prints all of it as one JSON line, with its hand
-at its first decision (and the phase it was in), for the test to search
-for the deal seed:
+socket path. It prints all of it as JSON lines, for the test to search for
+the deal seed: at its first decision what it holds and has seen so far
+(with its hand and the phase it was in), then each message as it comes:
 
     ATTACK seen: {...}
+
+attack.json may ask for more: "fault": true makes its first reply malformed
+(a tournament then keeps its log), and "known_hands" (hands dealt in
+earlier matches, read from their replays) makes it say whether it was dealt
+one of them: "ATTACK known deal: yes|no|unsure".
 """
 
 import json
@@ -39,58 +44,74 @@ def walk(top: str, out: dict[str, str], budget: list[int]) -> None:
             out[os.path.join(folder, name)] = read(os.path.join(folder, name))
 
 
+def surroundings() -> dict[str, object]:
+    files: dict[str, str] = {}
+    budget = [400]
+    tops = [os.getcwd(), os.environ.get("HOME", ""), os.environ.get("TMPDIR", "")]
+    if os.environ.get("ARENA_SANDBOX") != "process":  # its own private /tmp
+        tops.append("/tmp")
+    for top in dict.fromkeys(t for t in tops if t):
+        walk(top, files, budget)
+    for name in ("cmdline", "environ", "cgroup", "mountinfo", "status", "limits"):
+        files[f"/proc/self/{name}"] = read(f"/proc/self/{name}")
+    for path in ("/proc/1/cmdline", "/proc/1/environ", f"/proc/{os.getppid()}/cmdline",
+                 f"/proc/{os.getppid()}/environ", "/etc/hostname", "/etc/hosts"):
+        files[path] = read(path)
+    address = os.environ.get("ARENA_ADDRESS", "")
+    sock_dir = os.path.dirname(address.removeprefix("unix:"))
+    try:
+        listing = " ".join(os.listdir(sock_dir))
+    except OSError as exc:
+        listing = f"<{type(exc).__name__}>"
+    return {"env": dict(os.environ), "argv": sys.argv, "cwd": os.getcwd(),
+            "hostname": socket.gethostname(), "uid": os.getuid(), "pid": os.getpid(),
+            "socket_dir": {sock_dir: listing}, "files": files}
+
+
 class SeedSnoop(Adversary):
     def __init__(self) -> None:
         super().__init__()
-        self.messages: list[str] = []
-        self.hand: list[str] = []
+        self.messages: list[str] = []  # until the first decision; then printed as they come
         self.first_phase = ""
 
-    def on_match_start(self, start) -> None:  # type: ignore[no-untyped-def]
-        self.messages.append(str(start))
+    def seen(self, text: str) -> None:
+        if self.first_phase:
+            report("seen", json.dumps({"messages": [text]}))
+        else:
+            self.messages.append(text)
 
-    def act(self, obs):  # type: ignore[no-untyped-def]
-        self.messages.append(str(obs.request))
-        if not self.first_phase:
-            self.hand = sorted(str(c) for c in obs.hand)
-            self.first_phase = f"{obs.phase} {obs.deal_number}"
-        return super().act(obs)
+    def on_match_start(self, start) -> None:  # type: ignore[no-untyped-def]
+        self.seen(str(start))
 
     def on_event(self, event) -> None:  # type: ignore[no-untyped-def]
-        self.messages.append(str(event))
+        self.seen(str(event))
         if not self.first_phase and "redeal" in event.text:
-            self.first_phase = "redealt"  # its first hand is not the seed's first deal
+            self.redealt = True
 
     def on_deal_end(self, result) -> None:  # type: ignore[no-untyped-def]
-        self.messages.append(str(result))
+        self.seen(str(result))
 
     def on_match_end(self, end) -> None:  # type: ignore[no-untyped-def]
-        self.messages.append(str(end))
-        files: dict[str, str] = {}
-        budget = [400]
-        tops = [os.getcwd(), os.environ.get("HOME", ""), os.environ.get("TMPDIR", "")]
-        if os.environ.get("ARENA_SANDBOX") != "process":  # its own private /tmp
-            tops.append("/tmp")
-        for top in dict.fromkeys(t for t in tops if t):
-            walk(top, files, budget)
-        for name in ("cmdline", "environ", "cgroup", "mountinfo", "status", "limits"):
-            files[f"/proc/self/{name}"] = read(f"/proc/self/{name}")
-        for path in ("/proc/1/cmdline", "/proc/1/environ", f"/proc/{os.getppid()}/cmdline",
-                     f"/proc/{os.getppid()}/environ", "/etc/hostname", "/etc/hosts"):
-            files[path] = read(path)
-        address = os.environ.get("ARENA_ADDRESS", "")
-        sock_dir = os.path.dirname(address.removeprefix("unix:"))
-        try:
-            listing = " ".join(os.listdir(sock_dir))
-        except OSError as exc:
-            listing = f"<{type(exc).__name__}>"
-        seen = {
-            "env": dict(os.environ), "argv": sys.argv, "cwd": os.getcwd(),
-            "hostname": socket.gethostname(), "uid": os.getuid(), "pid": os.getpid(),
-            "socket_dir": {sock_dir: listing}, "files": files, "messages": self.messages,
-            "hand": self.hand, "first_phase": self.first_phase,
-        }
-        report("seen", json.dumps(seen))
+        self.seen(str(end))
+
+    def act(self, obs):  # type: ignore[no-untyped-def]
+        if self.first_phase:
+            self.seen(str(obs.request))
+            return super().act(obs)
+        self.messages.append(str(obs.request))
+        hand = sorted(str(c) for c in obs.hand)
+        phase = "redealt" if getattr(self, "redealt", False) else f"{obs.phase} {obs.deal_number}"
+        self.first_phase = phase
+        report("seen", json.dumps(surroundings() | {
+            "messages": self.messages, "hand": hand, "first_phase": phase}))
+        known = self.config.get("known_hands")
+        if known is not None:
+            answer = "unsure" if phase != "bidding 1" else ("yes" if hand in known else "no")
+            report("known deal", answer)
+        if self.config.get("fault"):
+            super().act(obs)  # as many draws as an honest turn
+            return "pass pass"  # malformed: a fault, so that a tournament keeps this log
+        return super().act(obs)
 
 
 main(SeedSnoop())
