@@ -26,11 +26,19 @@ def dumps(frame: dict[str, Any]) -> str:
 
 
 def referee_frame(data: bytes) -> tuple[pb.RefereeMessage, str]:
-    """The message parsed from the stream's bytes and its frame's text."""
+    """The message parsed from the stream's bytes and its frame's text. A
+    decision's frame also carries `view`: the observation it holds, reshaped
+    for the shared table drawing (arena.web.views.seat_view), nothing added."""
+    from arena.web.views import seat_view
+    from arena.wire.codec import observation_from_pb
+
     msg = pb.RefereeMessage.FromString(data)
     body = json_format.MessageToDict(
         msg, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
-    return msg, dumps({"type": "referee", "message": body})
+    frame: dict[str, Any] = {"type": "referee", "message": body}
+    if msg.WhichOneof("body") == "decision":
+        frame["view"] = seat_view(observation_from_pb(msg.decision.observation))
+    return msg, dumps(frame)
 
 
 def notice(text: str, level: str = "info") -> str:

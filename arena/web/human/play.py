@@ -72,7 +72,13 @@ async def play_with_people(
     seats = [HumanSeat(seat=i, name=name, grace=grace) for i, name in sorted(people.items())]
     tables = Tables()
     tables.add("play", seats)
-    app = Starlette(routes=human_routes(tables, title=lambda _g: f"match {spec.match_id}"))
+    from starlette.routing import Mount
+    from starlette.staticfiles import StaticFiles
+
+    from arena.web.app import STATIC_DIR  # the shared table drawing and its style
+
+    app = Starlette(routes=[*human_routes(tables, title=lambda _g: f"match {spec.match_id}"),
+                            Mount("/static", StaticFiles(directory=STATIC_DIR), name="static")])
     loop = asyncio.get_running_loop()
     keys = {s.seat: register_host(s.play, loop) for s in seats}
     try:

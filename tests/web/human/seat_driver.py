@@ -22,12 +22,12 @@ def play_to_the_end(page: Any, limit: int = 600) -> dict[str, Any]:
         if page.locator("#result:not([hidden])").count():
             seen["sent"] = int(page.locator("#seat-page").get_attribute("data-sent") or 0)
             return seen
-        hand = page.locator("#hand button.card").evaluate_all("els => els.map(e => e.dataset.card)")
+        hand = page.locator("#hand .card[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
         seen["pairs"] |= marriage_pairs(hand)
-        seen["dots"] |= set(page.locator("#hand button.card.marriage").evaluate_all(
+        seen["dots"] |= set(page.locator("#hand .card.marriage").evaluate_all(
             "els => els.map(e => e.dataset.card)"))
         legal = page.locator("#hand button.card.legal")
-        if page.locator("#hand button.card.dimmed").count() and legal.count():
+        if page.locator("#hand .card.dimmed").count() and legal.count():
             seen["dimmed"] += 1
         plus = page.locator("#bid-plus:not([disabled])")
         if plus.count() and not seen["plus"]:

@@ -38,7 +38,8 @@ from arena.game.cards import DECK
 from arena.referee import MatchResult, MatchSpec, TimeControl
 from arena.sandbox.botfile import BotSpec, load_bot
 from arena.web.human.play import play_with_people
-from arena.wire.codec import pb
+from arena.web.views import seat_view
+from arena.wire.codec import observation_from_pb, pb
 
 from .browser_client import BrowserClient
 
@@ -95,6 +96,12 @@ def _referee_messages(frames: list[str]) -> list[bytes]:
         if frame["type"] == "referee":
             msg = json_format.ParseDict(frame["message"], pb.RefereeMessage())
             out.append(msg.SerializeToString())
+            if msg.WhichOneof("body") == "decision":
+                # The table's view is that observation reshaped, nothing added.
+                view = seat_view(observation_from_pb(msg.decision.observation))
+                assert frame["view"] == json.loads(json.dumps(view))
+            else:
+                assert "view" not in frame
         else:
             assert frame["type"] in ("notice", "clock", "closed")
             assert not cards_in(frame), f"the bridge's own frame names a card: {text}"

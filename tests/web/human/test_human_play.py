@@ -39,7 +39,7 @@ def test_a_person_plays_a_whole_match_by_clicking(browser: Any, run_arena: Any, 
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(url.group(1))
     assert re.search(r"/game/play/seat/0$", page.url)  # the join link redirects to the seat's page
-    page.wait_for_selector("#status.turn, #hand button.card", timeout=60_000)
+    page.wait_for_selector("#status.turn, #hand .card", timeout=60_000)
     seen = play_to_the_end(page)
     result = page.locator("#result").inner_text()
     code, out, err = proc.finish()

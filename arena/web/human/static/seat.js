@@ -2,7 +2,14 @@
 // Every frame of type "referee" is a message of the seat's gRPC stream as
 // JSON; the page draws the observation it carries and offers exactly the
 // legal actions listed in it. The referee judges every action sent.
-import { cardElement, cardText, drawTable } from "./table.js";
+// The table is drawn by the replay player's module (arena/web/static/table.js)
+// from the `view` the bridge reshaped from this seat's observation.
+import { drawTable } from "/static/table.js";
+
+const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+function cardText(card) {
+  return (card.slice(0, -1) === "T" ? "10" : card.slice(0, -1)) + (SUITS[card.slice(-1)] || card.slice(-1));
+}
 
 const page = document.getElementById("seat-page");
 const $ = id => document.getElementById(id);
@@ -13,7 +20,7 @@ const LABELS = {
 
 let state;
 function reset() {
-  state = { names: [], start: null, obs: null, decision: null, deadline: null, answered: null,
+  state = { names: [], start: null, obs: null, view: null, decision: null, deadline: null, answered: null,
             end: null, deals: [], log: [], selected: new Set(), choice: null, amount: null, closed: "" };
 }
 reset();
@@ -49,6 +56,7 @@ function handle(frame) {
     } else if (m.decision) {
       for (const ev of m.decision.events) addEvent(ev);
       state.obs = m.decision.observation;
+      state.view = frame.view;
       state.decision = m.decision;
       state.deadline = performance.now() + m.decision.time_limit_s * 1000;
       state.answered = null; state.selected = new Set(); state.choice = null; state.amount = null;
@@ -121,7 +129,7 @@ function stepper(verb, values) {
   return [minus, out, plus, go];
 }
 
-function renderControls(hand) {
+function renderControls() {
   const box = $("actions");
   box.replaceChildren();
   delete box.dataset.choice;
@@ -163,38 +171,43 @@ function renderControls(hand) {
   return { playable, discards };
 }
 
-function renderHand(obs, controls) {
-  const box = $("hand");
-  box.replaceChildren();
-  const hand = obs ? obs.hand : [];
-  const marks = marriageCards(hand);
+// The seat's own hand, as drawTable drew it: the cards the referee listed
+// in a legal action are buttons (highlighted), the rest dimmed; marriage
+// cards get a gold dot. The hand row gets id="hand".
+function markHand(obs, controls) {
+  const me = obs.seat;
+  const row = $("table").querySelector(`.seat[data-seat="${me}"] .hand`);
+  if (!row) return;
+  row.id = "hand";
+  const marks = marriageCards(obs.hand);
   const playable = controls.playable || new Map();
-  const discarding = controls.discards && controls.discards.length;
-  for (const c of hand) {
-    const b = cardElement(c, { tag: "button" });
-    b.type = "button";
-    if (marks.has(c)) { const dot = document.createElement("i"); dot.className = "dot"; dot.title = "marriage"; b.append(dot); b.classList.add("marriage"); }
-    const uses = playable.get(c);
-    if (uses || discarding) {
-      b.classList.add("legal");
-      if (state.selected.has(c)) b.classList.add("selected");
-      b.onclick = () => {
-        if (discarding) { state.selected.has(c) ? state.selected.delete(c) : state.selected.add(c); render(); }
-        else if (uses.length === 1) send(uses[0]);
-        else { state.choice = c; render(); }
-      };
-    } else {
-      b.classList.add("dimmed");
-      b.disabled = true;
+  for (const c of row.querySelectorAll(".card[data-card]")) {
+    const card = c.dataset.card;
+    if (!card) continue;
+    if (marks.has(card)) {
+      const dot = document.createElement("i"); dot.className = "dot"; dot.title = "marriage";
+      c.append(dot); c.classList.add("marriage");
     }
-    box.append(b);
+    if (c.tagName !== "BUTTON") c.classList.add("dimmed");
+    else if (state.selected.has(card)) c.classList.add("selected");
   }
-  // Lottery nines and cards of other actions not in the hand (none today) as buttons too.
-  for (const [c, uses] of playable) {
-    if (hand.includes(c)) continue;
+  // Actions naming a card not in the hand (none today): buttons beside the others.
+  for (const [card, uses] of playable) {
+    if (obs.hand.includes(card)) continue;
     for (const t of uses) $("actions").append(button(t, t, "primary"));
-    for (const b of $("actions").querySelectorAll("button[data-action]")) b.onclick = () => send(b.dataset.action);
   }
+  for (const b of $("actions").querySelectorAll("button[data-action]")) b.onclick = () => send(b.dataset.action);
+}
+
+function onCard(card, controls) {
+  if (controls.discards && controls.discards.length) {
+    state.selected.has(card) ? state.selected.delete(card) : state.selected.add(card);
+    render();
+    return;
+  }
+  const uses = controls.playable.get(card) || [];
+  if (uses.length === 1) send(uses[0]);
+  else if (uses.length > 1) { state.choice = card; render(); }
 }
 
 function renderResult() {
@@ -235,9 +248,18 @@ function render() {
     : mine ? "your turn"
     : state.answered ? `sent: ${state.answered} — waiting for the other players`
     : state.start ? "waiting for the other players" : "waiting for the match to start";
-  drawTable($("table"), state.obs, state.names, { acting: mine ? state.obs.seat : null });
-  const controls = renderControls(state.obs ? state.obs.hand : []);
-  renderHand(state.obs, controls);
+  const controls = renderControls();
+  if (state.view) {
+    const view = { ...state.view };
+    const last = state.deals[state.deals.length - 1];
+    if (last && last.deal_number >= view.deal_number) view.totals = last.totals;  // scored since
+    const discarding = controls.discards && controls.discards.length;
+    const clickable = state.decision && !state.answered
+      ? (discarding ? view.hands[view.viewer] : [...controls.playable.keys()]) : [];
+    drawTable($("table"), view, { names: state.names, bottom: view.viewer, clickable,
+                                  onCard: card => onCard(card, controls) });
+    markHand(state.obs, controls);
+  }
   renderResult();
   const log = $("log");
   log.replaceChildren(...state.log.slice(-200).map(t => { const li = document.createElement("li"); li.textContent = t; return li; }));
