@@ -58,7 +58,7 @@ def cleanup() -> None:
     if docker_level.engine_reachable():
         removed = docker_level.cleanup_stale()
     groups = cgroups.remove_stale()
-    typer.echo(f"removed {removed} stale container(s), {groups} empty cgroup(s)")
+    typer.echo(f"removed {removed} stale container(s), {groups} stale cgroup(s)")
 
 
 def register(app: typer.Typer) -> None:

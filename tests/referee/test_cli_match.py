@@ -248,3 +248,22 @@ def test_play_names_the_match_at_random_and_repeats_with_seed_and_key(tmp_path: 
 def test_an_empty_key_is_a_usage_error() -> None:
     code, out, err = _run("play", RANDOM, RANDOM, RANDOM, "--key", " ")
     assert code == 2 and "--key: must not be empty" in err and "Traceback" not in err + out
+
+
+def test_pondering_flag_and_the_pause_mechanism_per_seat(tmp_path: Path) -> None:
+    """Default: each seat is paused while another decides (its mechanism is
+    recorded per seat, as the sandbox level is); --pondering: 'off'."""
+    base = ["play", RANDOM, RANDOM, RANDOM, "--seed", "4", "--key", "7", "--sandbox", "process",
+            "--option", "max_deals=1", "--json"]
+    code, out, err = _run(*base)
+    assert code == 0, err
+    paused = json.loads(out)
+    assert all(s["pause"] not in ("off", "") for s in paused["seats"])
+    code, out, err = _run(*base, "--pondering")
+    assert code == 0, err
+    free = json.loads(out)
+    assert [s["pause"] for s in free["seats"]] == ["off"] * 3
+    assert [s["total"] for s in free["seats"]] == [s["total"] for s in paused["seats"]]
+    code, out, err = _run(*base[:-1])
+    assert code == 0, err
+    assert re.search(r"seat \d random@[^ ]+: .*; sandbox process, (paused by|could not be paused)", out)
