@@ -205,7 +205,11 @@ def cost(level: str, b: dict[str, BotSpec], deals: int, seed: int, work_dir: Pat
         for mech in mechanisms_for(level):
             os.environ[freezer.MECHANISMS_VAR] = mech
             timer = Timer()
-            result = play(level, (b["plain"],) * 3, False, deals, seed, work_dir, timer)
+            try:
+                result = play(level, (b["plain"],) * 3, False, deals, seed, work_dir, timer)
+            except SystemExit as exc:  # a seat crashed: told, and the next mechanism priced
+                out["off"][mech] = {"failed": str(exc)[:300]}
+                continue
             decisions = sum(s.decisions for s in result.seats)
             out["off"][result.seats[0].pause] = {
                 "switch_wall": timer.switch[0] / decisions * 1e6,
@@ -234,6 +238,9 @@ def report(level: str, fair: dict[str, Any], price: dict[str, Any], out: Callabl
             f"{cpu:>8.1f}{ratios}")
     out(f"  referee per decision, pondering on: {price['cpu']:.0f} µs CPU, {price['wall']:.0f} µs wall")
     for mech, p in price["off"].items():
+        if "failed" in p:
+            out(f"  pondering off, {mech}: the match failed: {p['failed']}")
+            continue
         out(f"  pondering off, {mech}: freeze+thaw {p['switch_cpu']:.1f} µs CPU = "
             f"{p['switch_cpu'] / price['cpu'] * 100:.1f}% of the referee's CPU; {p['switch_wall']:.1f} µs "
             f"wall = {p['switch_wall'] / price['wall'] * 100:.1f}% (median call {p['median']:.1f} µs, "
@@ -276,7 +283,7 @@ def main() -> None:
                 price = cost(level, b, args.cost_deals, args.seed, Path(tmp))
                 report(level, fair, price, print)
                 rows = fair["rows"]
-                best = price["off"].get(fair["mechanism"]) or next(iter(price["off"].values()))
+                best = price["off"].get(fair["mechanism"]) or {"switch_cpu": 0.0, "switch_wall": 0.0}
                 summary[level].append((
                     rows[(True, "burner")][0] / rows[(True, "quiet")][0],
                     rows[(False, "burner")][0] / rows[(False, "quiet")][0],

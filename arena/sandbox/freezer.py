@@ -192,8 +192,11 @@ class CallPauser(Pauser):
     def _set(self, frozen: bool) -> bool:
         try:
             (self._pause if frozen else self._resume)()
-        except Exception:  # noqa: BLE001 - not paused (e.g. not running, already resumed)
-            return False
+        except Exception:  # noqa: BLE001 - e.g. not running, already resumed, or the engine slow
+            # A pause that failed may still have happened (a call that timed
+            # out while the engine went on): counted as paused, so that the
+            # next thaw resumes it (resuming a running container only fails).
+            return frozen
         return frozen
 
 
