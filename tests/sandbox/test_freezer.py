@@ -51,6 +51,20 @@ def _grows(handle: BotHandle, at_least: float = 0.02, patience: float = 20.0) ->
     return False
 
 
+def _settle(handle: BotHandle, patience: float = 20.0) -> None:
+    """Until the CPU clock stops moving: a freeze completes asynchronously
+    (v1: FREEZING, then FROZEN; on a loaded machine a task may wait to be
+    scheduled to enter it), and a thread's last run is booked when it stops."""
+    end = time.monotonic() + patience
+    last = _cpu(handle)
+    while time.monotonic() < end:
+        time.sleep(0.1)
+        now = _cpu(handle)
+        if now == last:
+            return
+        last = now
+
+
 def _mechanisms() -> list[str]:
     """ARENA_FREEZER values to try: those this machine can use at all."""
     found = []
@@ -86,7 +100,7 @@ def test_frozen_bot_uses_no_cpu_and_is_still_stopped(
         if short.get(handle.pauser.mechanism) != mechanism:
             pytest.skip(f"{mechanism} not usable at {level} here (got {handle.pauser.mechanism})")
         handle.pauser.freeze()
-        time.sleep(0.2)  # a v1 freeze completes asynchronously (FREEZING, then FROZEN)
+        _settle(handle)
         before = _cpu(handle)
         time.sleep(0.5)
         # A spinner on three threads would have used up to a second here.
