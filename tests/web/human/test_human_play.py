@@ -64,6 +64,9 @@ def test_a_person_plays_a_whole_match_by_clicking(browser: Any, run_arena: Any, 
     assert seen["dimmed"] > 0
     assert seen["pairs"] and seen["dots"] == seen["pairs"]
     assert seen["plus"] == 1  # the auction's + was used once
+    # The person's own clock counts down from its limit (60 s per move + 120 s bank).
+    minutes, seconds = map(int, re.fullmatch(r"(\d+):(\d\d) left", seen["clock"]).groups())  # type: ignore[union-attr]
+    assert 120 < 60 * minutes + seconds <= 180
 
 
 def test_an_illegal_action_sent_by_hand_is_refused_and_recorded(

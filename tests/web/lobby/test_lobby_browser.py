@@ -38,6 +38,7 @@ def _create(page: Any, base: str, seats: list[tuple[str, str]], options: str) ->
         page.fill(f"input[name=name{i}]", name)
     page.fill("input[name=options]", options)
     page.click("#create-go")
+    page.wait_for_selector("#links a.join")  # the game's page, loaded
     assert re.search(r"/lobby/game/[0-9a-f]+$", page.url)
     return page.locator("#links a.join").evaluate_all("els => els.map(e => e.href)")
 
