@@ -80,9 +80,10 @@ def test_an_illegal_action_sent_by_hand_is_refused_and_recorded(
                      "--option", "max_deals=1", "--sandbox", "process", "--replay", str(replay))
     url = URL.search(proc.wait_line("open http"))
     assert url
-    page = browser.new_page()
+    page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone
     page.goto(url.group(1))
     page.wait_for_selector("#status.turn", timeout=60_000)
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     seq = page.locator("#seat-page").get_attribute("data-seq")
     legal = page.locator("#seat-page").get_attribute("data-legal") or ""
     bad = "bid 995"

@@ -112,6 +112,11 @@ function marriageCards(hand) {
   return out;
 }
 
+function giveTo(legal) {
+  const seats = [...new Set(legal.filter(t => t.startsWith("give ")).map(t => Number(t.split(" ")[2])))];
+  return seats.map(s => state.names[s] || `seat ${s}`).join(" or ");
+}
+
 function amounts(legal, verb) {
   return legal.filter(t => t.startsWith(verb + " ")).map(t => Number(t.split(" ")[1])).sort((a, b) => a - b);
 }
@@ -154,6 +159,11 @@ function renderControls() {
     box.append(button("back", null));
     box.lastChild.onclick = () => { state.choice = null; render(); };
   }
+  const verbs = new Set(legal.map(t => t.split(" ")[0]));
+  const hint = verbs.has("give") ? `click a card to give it to ${giveTo(legal)}`
+    : verbs.has("play") ? "click a card to play it"
+    : verbs.has("discard") ? "choose three cards to lay face down" : "";
+  if (hint) { const h = document.createElement("span"); h.className = "hint"; h.textContent = hint; box.append(h); }
   const bids = amounts(legal, "bid");
   if (bids.length) box.append(...stepper("bid", bids));
   const contracts = amounts(legal, "contract");
