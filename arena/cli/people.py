@@ -73,7 +73,7 @@ async def play_people(spec: MatchSpec, people: dict[int, str], host: str, port: 
 
 
 def lobby_routes(bots: Sequence[Path], data: Path, sandbox: str, grace: float, human_time: float,
-                 human_bank: float, sources: Any) -> list[Any]:
+                 human_bank: float, sources: Any) -> tuple[Any, list[Any]]:
     """`arena serve --lobby`: the lobby's and the human seats' routes; bad input
     is one line and exit status 2 (typer.Exit)."""
     from arena.referee.spec import TimeControl
@@ -109,7 +109,16 @@ def lobby_routes(bots: Sequence[Path], data: Path, sandbox: str, grace: float, h
                          human_time=TimeControl(per_move=human_time, bank=human_bank, increment=0.0),
                          publish_replay=publish)
     try:
-        _lobby, routes = lobby_routes_for(config)
+        return lobby_routes_for(config)
     except (OSError, ValueError) as exc:
         raise fail(f"--data {data}: {exc}") from None
-    return routes
+
+
+async def serve_lobby(server: Any, sockets: list[Any], lobby: Any) -> None:
+    """uvicorn's `serve`, then the lobby's games stopped on the same loop (their
+    bots stopped, their referees' servers closed) before the loop ends: a
+    match cancelled only by the loop's teardown would leave gRPC half shut."""
+    try:
+        await server.serve(sockets=sockets)
+    finally:
+        await lobby.close()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -48,7 +48,8 @@ def serve(
         sources = catalog(paths or ([] if lobby else [Path("tournaments")]))
     except SourceError as exc:
         raise _fail(str(exc)) from None
-    extra = []
+    extra: list[Any] = []
+    the_lobby: Any = None
     if lobby:
         from arena.cli.checks import seconds_problem
         from arena.cli.people import lobby_routes
@@ -58,7 +59,7 @@ def serve(
                    or seconds_problem("--human-bank", human_bank, zero_ok=True))
         if problem:
             raise _fail(problem)
-        extra = lobby_routes(bot or [], data, sandbox, grace, human_time, human_bank, sources)
+        the_lobby, extra = lobby_routes(bot or [], data, sandbox, grace, human_time, human_bank, sources)
     app = create_app(sources=sources, extra_routes=extra)
     try:
         sock = socket.create_server((host, port))
@@ -74,7 +75,14 @@ def serve(
                             ws_max_size=64 * 1024)  # a seat page sends short actions
     server = uvicorn.Server(config)
     try:
-        server.run(sockets=[sock])
+        if the_lobby is None:
+            server.run(sockets=[sock])
+        else:
+            import asyncio
+
+            from arena.cli.people import serve_lobby
+
+            asyncio.run(serve_lobby(server, [sock], the_lobby))
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
     finally:

@@ -143,3 +143,24 @@ def test_bad_lobby_input_is_an_error_page_not_a_traceback(
         assert response is not None and response.status in (403, 404), path
         assert "Traceback" not in page.content()
     proc.stop()
+
+
+def test_stopping_the_server_mid_game_fails_the_game_cleanly(
+    browser: Any, run_arena: Any, tmp_path: Path
+) -> None:
+    """Ctrl-C during a game: the match is stopped on the server's own loop (its
+    bots and referee shut down), the game is stored as failed, the exit is clean."""
+    import signal
+
+    proc, base = _lobby(run_arena, tmp_path)
+    ctx = browser.new_context()
+    creator = ctx.new_page()
+    links = _create(creator, base, [("person", "dan"), ("random", ""), ("greedy", "")], "")
+    dan = ctx.new_page()
+    dan.goto(links[0])
+    dan.wait_for_selector("#status.turn", timeout=60_000)
+    proc.proc.send_signal(signal.SIGINT)
+    code, _out, err = proc.finish(timeout=60)
+    assert code in (0, 130), err  # not a crash of the interpreter (a half shut gRPC)
+    db = sqlite3.connect(tmp_path / "lobby" / "lobby.sqlite")
+    assert db.execute("SELECT status, error FROM games").fetchall() == [("failed", "the server stopped")]
