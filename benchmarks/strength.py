@@ -103,11 +103,13 @@ def mean_ci(xs: Sequence[float]) -> tuple[float, float, float]:
     return (m, m - half, m + half)
 
 
-def run_line(line: str, games: int, work: int, out: Path, seed0: int) -> None:
+def run_line(line: str, games: int, work: int, out: Path, seed0: int, solve_cards: int) -> None:
     focus, _, rest = line.partition("-vs-")
     other, _, preset = rest.partition(":")
     rules = Rules.preset(preset)
-    done = {(r["line"], r["seed"], r["seat"]) for r in load(out) if r["work"] == work}
+    search_policy.SOLVE_CARDS = solve_cards
+    done = {(r["line"], r["seed"], r["seat"]) for r in load(out)
+            if r["work"] == work and r.get("solve_cards", 9) == solve_cards}
     n_seeds = math.ceil(games / 3)
     for i in range(n_seeds):
         seed = seed0 + i
@@ -120,7 +122,9 @@ def run_line(line: str, games: int, work: int, out: Path, seed0: int) -> None:
             cpu: list[float] = []
             start = time.perf_counter()
             totals, places, deals = play_game(rules, seed, kinds, work, times, cpu)
-            rec = {"line": line, "seed": seed, "seat": seat, "work": work, "totals": list(totals),
+            rec = {"line": line, "seed": seed, "seat": seat, "work": work,
+                   "solve_cards": solve_cards, "margin": search_policy.DECLARER_MARGIN,
+                   "totals": list(totals),
                    "places": list(places), "deals": deals, "seconds": time.perf_counter() - start,
                    "search_times": [round(t, 5) for t in times],
                    "search_cpu": [round(t, 5) for t in cpu]}
@@ -134,9 +138,10 @@ def load(out: Path) -> list[dict[str, Any]]:
     return [json.loads(x) for x in out.read_text().splitlines() if x.strip()]
 
 
-def report(out: Path, work: int, lines: Sequence[str]) -> None:
-    rows = [r for r in load(out) if r["work"] == work]
-    print(f"\nwork = {work} simulated deals per decision (search bot)")
+def report(out: Path, work: int, lines: Sequence[str], solve_cards: int) -> None:
+    rows = [r for r in load(out) if r["work"] == work and r.get("solve_cards", 9) == solve_cards]
+    print(f"\nwork = {work} simulated deals per decision (search bot), exact search from "
+          f"{solve_cards} cards left")
     print("| line | games | focus first | 95% CI | total diff | 95% CI | s/decision mean | worst |"
           " s/game (wall) |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -227,6 +232,8 @@ def main() -> int:
     ap.add_argument("--lines", nargs="*", default=list(DEFAULT_LINES))
     ap.add_argument("--out", type=Path, default=Path("strength.jsonl"))
     ap.add_argument("--seed", type=int, default=1000)
+    ap.add_argument("--solve-cards", type=int, default=search_policy.SOLVE_CARDS,
+                    help="search exactly from this many cards left (0: rollouts only)")
     ap.add_argument("--speed", action="store_true", help="measure the rates first")
     ap.add_argument("--report", action="store_true", help="only print the table from --out")
     args = ap.parse_args()
@@ -241,8 +248,8 @@ def main() -> int:
         speed()
     if not args.report:
         for line in args.lines:
-            run_line(line, args.games, args.work, args.out, args.seed)
-    report(args.out, args.work, args.lines)
+            run_line(line, args.games, args.work, args.out, args.seed, args.solve_cards)
+    report(args.out, args.work, args.lines, args.solve_cards)
     return 0
 
 

@@ -27,6 +27,11 @@ or its text, is not rescued: the traceback is printed, the stream closes
 (the referee counts a crash) and `run` returns 1, unless
 `catch_errors=True` is given, which prints the traceback and plays on (the
 first legal action in place of `act`'s).
+
+For bots that search, `arena.sdk.belief` (imported on its own: it loads the
+rules engine) draws deals of the unseen cards consistent with an
+observation and gives the engine state for each (docs/bots.md "From greedy
+to search").
 """
 
 from arena.sdk.bot import Bot, Observation, run

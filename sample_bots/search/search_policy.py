@@ -51,6 +51,10 @@ from arena.sdk.belief import BeliefError, Deal, Sampler
 
 Obs = Mapping[str, Any]
 SOLVE_CARDS = 9          # cards left in all hands at or below which play is searched exactly
+# Simulated declarers play double dummy (every hand in view), so they make
+# more than a real one: when judging a bid or a contract, a simulated
+# declarer's points are taken this much lower.
+DECLARER_MARGIN = 15
 _SUITS = "CDHS"
 
 
@@ -249,7 +253,7 @@ def auction_values(ctx: Context, amounts: Sequence[int],
         mine[me] |= talon
         done = _declared(ctx, mine, me)
         for i, amount in enumerate(amounts):
-            declare[i] += ctx.finish(done, amount, blind=blind)
+            declare[i] += ctx.finish(done, amount, -DECLARER_MARGIN, blind=blind)
         others = ([s for s in ctx.active if s != me and s in in_auction]
                   or [s for s in ctx.active if s != me])
         rival = max(others, key=lambda s: (_strength(hands[s]), s))
@@ -257,7 +261,7 @@ def auction_values(ctx: Context, amounts: Sequence[int],
         theirs[rival] |= talon
         bid = max(current + (step if rival != obs["bidder"] else 0), 100)
         bid = min(bid, max(120, marriage_cap(theirs[rival])))
-        passing += ctx.finish(_declared(ctx, theirs, rival), bid, blind=False)
+        passing += ctx.finish(_declared(ctx, theirs, rival), bid, -DECLARER_MARGIN, blind=False)
         if ctx.late():
             break
     k = max(1, len(worlds))
@@ -333,7 +337,7 @@ def choose_contract(ctx: Context, legal: Sequence[str]) -> str:
     worlds = ctx.deals(max(4, ctx.work))
     for deal in worlds:
         done = _first_lead(ctx, _masks(deal), ctx.me)
-        extra = sum(c.points for c in deal.discarded)
+        extra = sum(c.points for c in deal.discarded) - DECLARER_MARGIN
         for i, a in enumerate(amounts):
             values[i] += ctx.finish(done, a, extra)
         if ctx.late():
