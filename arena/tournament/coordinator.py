@@ -233,15 +233,19 @@ def _rounds(config: TournamentConfig, field: Field, store: Store, todo: list[Mat
     by_set: dict[int, list[schedule.PlannedMatch]] = {}
     for m in field.plan:
         by_set.setdefault(m.set_no, []).append(m)
+    def open_pairs_before(set_no: int) -> list[adaptive.Pair]:
+        played = [adaptive.Played(r.match_id, unit(r), r.bot_ids, to_rated(
+            r.match_id, unit(r), r.bot_ids, r.result).places) for r in rows.values()
+            if r.status == "finished" and r.result is not None and r.set_no < set_no]
+        return [p for p in adaptive.pairs(played, bots) if p.decision is None]
+
+    rows: dict[str, MatchRow] = {}
     for set_no in sorted(by_set):
         rows = {r.match_id: r for r in store.matches(wanted)}
         if set_no == 0:
             chosen = None
         else:
-            played = [adaptive.Played(r.match_id, unit(r), r.bot_ids, to_rated(
-                r.match_id, unit(r), r.bot_ids, r.result).places) for r in rows.values()
-                if r.status == "finished" and r.result is not None and r.set_no < set_no]
-            open_pairs = [p for p in adaptive.pairs(played, bots) if p.decision is None]
+            open_pairs = open_pairs_before(set_no)
             if not open_pairs:
                 yield (f"settled after {set_no} of {config.duplicate_sets} sets: every pair of "
                        "neighbours separated (or too close to tell)")
@@ -256,6 +260,11 @@ def _rounds(config: TournamentConfig, field: Field, store: Store, todo: list[Mat
         if errors:
             yield "stopped: some matches could not be played (the next run plays them first)"
             return
+    rows = {r.match_id: r for r in store.matches(wanted)}
+    if not open_pairs_before(len(by_set)):
+        yield (f"settled after {len(by_set)} of {config.duplicate_sets} sets: every pair of "
+               "neighbours separated (or too close to tell)")
+        return
     yield f"not settled within duplicate_sets = {config.duplicate_sets} (its maximum)"
 
 
