@@ -39,11 +39,12 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import math
 import random
 import statistics
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -193,6 +194,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=20, help="tournaments (seeds)")
     parser.add_argument("--target", type=int, default=500, choices=(500, 1000))
     parser.add_argument("--workers", type=int, default=2, help="processes (one seed each)")
+    parser.add_argument("--out", default="", help="append each tournament's figures (JSON lines)")
+    parser.add_argument("--summarize", default="", help="only report on an --out file")
+    parser.add_argument("--reverse", action="store_true", help="play the seeds last first")
     args = parser.parse_args()
     eps = sorted(float(e) for e in args.eps.split(","))
     per_set = len(plan([str(e) for e in eps], 1, 0))
@@ -201,10 +205,26 @@ def main() -> None:
           f"{per_set} games per set, up to {args.sets} sets, {args.repeats} tournament seeds; "
           f"adaptive stop: GSPRT elo1 {adaptive.SETTLE_ELO:g} per neighbouring pair")
     start = time.perf_counter()
+    if args.summarize:
+        with open(args.summarize, encoding="utf-8") as f:
+            # by seed: two runs (one --reverse) may have played a seed each
+            by_seed = {r["seed"]: r for r in map(json.loads, filter(str.strip, f))}
+        results = [by_seed[k] for k in sorted(by_seed)]
+        print(f"(from {args.summarize}: {len(results)} tournaments)")
+        report(results, results[0]["points"], per_set, args.sets)
+        return
     seeds = [1000 + r for r in range(args.repeats)]
+    if args.reverse:  # a second run from the other end, merged with --summarize
+        seeds.reverse()
+    results = []
     with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
-        results = list(pool.map(one_tournament, [eps] * len(seeds), [args.sets] * len(seeds),
-                                seeds, [args.target] * len(seeds)))
+        futures = [pool.submit(one_tournament, eps, args.sets, s, args.target) for s in seeds]
+        for future in as_completed(futures):
+            results.append(future.result())
+            if args.out:  # one JSON line per tournament as it finishes (--summarize reads them)
+                with open(args.out, "a", encoding="utf-8") as f:
+                    f.write(json.dumps(results[-1]) + "\n")
+    results.sort(key=lambda r: r["seed"])
     points = results[0]["points"]
     report(results, points, per_set, args.sets)
     print(f"({time.perf_counter() - start:.0f} s with {args.workers} worker processes)")
