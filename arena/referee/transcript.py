@@ -178,12 +178,14 @@ def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
 
 
 def _took(rec: dict[str, Any]) -> str:
-    """The decision's time on the referee's clock, as the replay records it
-    ("" for a record without one)."""
+    """The decision's time on the referee's clock, and the bot's CPU time
+    for it, as the replay records them ("" for a record without a time)."""
     if rec.get("time") is None:
         return ""
     seconds = float(rec["time"])
-    return f"  ({seconds:.2f} s)" if seconds >= 1 else f"  ({seconds * 1000:.1f} ms)"
+    wall = f"{seconds:.2f} s" if seconds >= 1 else f"{seconds * 1000:.1f} ms"
+    cpu = rec.get("cpu")  # the bot's CPU time for it, where its sandbox had a clock
+    return f"  ({wall}, CPU {float(cpu) * 1000:.1f} ms)" if cpu is not None else f"  ({wall})"
 
 
 def _after_exchange(v: int, o: dict[str, Any]) -> Iterator[str]:

@@ -53,10 +53,12 @@ def test_the_seat_view_shows_the_hand_after_the_exchange_and_decision_times(
             other = next(g["action"].split()[1] for g in gives
                          if g["action"].split()[2] != str(seat))
             assert other not in after[0]
-        # Every decision line carries its time, as recorded.
+        # Every decision line carries its time and CPU time, as recorded.
         told = [line for line in lines if re.match(r"   seat \d: ", line)
                 and "hand" not in line]
         assert len(told) == len(actions)
         for line, action in zip(told, actions, strict=True):
             ms = action["time"] * 1000
-            assert line.endswith(f"({ms:.1f} ms)") or line.endswith(f"({action['time']:.2f} s)")
+            wall = f"{ms:.1f} ms" if action["time"] < 1 else f"{action['time']:.2f} s"
+            cpu = "" if action.get("cpu") is None else f", CPU {action['cpu'] * 1000:.1f} ms"
+            assert line.endswith(f"({wall}{cpu})"), (line, action)
