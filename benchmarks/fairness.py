@@ -15,8 +15,11 @@ the same run:
    tables one after another `--repeats` times (interleaved, so that a change
    in the machine's load falls on all four). Printed from the replays: the
    victim's decision times on the referee's clock (mean, median, worst) and
-   its CPU per decision (its cgroup), and the ratios burner / quiet of the
-   same pondering setting. Goal: at most 1.05x with pondering off.
+   its CPU per decision (its cgroup), the CPU the seat beside it (the
+   burner, or a first-legal bot) used during each of the victim's decisions
+   (the burner's cgroup: what it took, whatever the machine's load), and the
+   ratios burner / quiet of the same pondering setting. Goal: at most 1.05x
+   with pondering off.
 2. **Cost**: three first-legal bots, `--cost-deals` deals, pondering on,
    then off with each freezer mechanism the level has here (ARENA_FREEZER).
    The referee's freeze and thaw calls (arena.referee.pondering._switch,
@@ -102,6 +105,9 @@ class Timer:
         self.switch = [0.0, 0.0]  # wall, CPU
         self.play = [0.0, 0.0]
         self.calls: list[float] = []   # wall time of each call
+        # CPU seconds seat 1 (the burner) used while seat 0 (the victim) decided.
+        self.stolen = 0.0
+        self._mark: float | None = None
 
     @contextmanager
     def installed(self) -> Iterator[None]:
@@ -126,13 +132,36 @@ class Timer:
                 self.play[0] += time.perf_counter() - t
                 self.play[1] += time.thread_time() - c  # the loop's thread: the referee's own
 
+        turn, answered = pondering.Pacer.turn, pondering.Pacer.answered
+
+        def neighbour(pacer: pondering.Pacer) -> float | None:
+            handle = pacer.seats[1].handle
+            return handle.pauser.cpu_seconds() if handle is not None else None
+
+        async def timed_turn(pacer: pondering.Pacer, seat: Any) -> float | None:
+            cpu = await turn(pacer, seat)
+            if seat.index == 0:
+                self._mark = neighbour(pacer)
+            return cpu
+
+        async def timed_answered(pacer: pondering.Pacer, seat: Any, since: float | None) -> float | None:
+            if seat.index == 0 and self._mark is not None:
+                now = neighbour(pacer)
+                self.stolen += (now - self._mark) if now is not None else 0.0
+                self._mark = None
+            return await answered(pacer, seat, since)
+
         pondering._switch = timed_switch  # type: ignore[assignment]
         match_module._Match._play = timed_play  # type: ignore[method-assign]
+        pondering.Pacer.turn = timed_turn  # type: ignore[method-assign]
+        pondering.Pacer.answered = timed_answered  # type: ignore[method-assign]
         try:
             yield
         finally:
             pondering._switch = switch  # type: ignore[assignment]
             match_module._Match._play = play  # type: ignore[method-assign]
+            pondering.Pacer.turn = turn  # type: ignore[method-assign]
+            pondering.Pacer.answered = answered  # type: ignore[method-assign]
 
 
 def play(level: str, seats: tuple[BotSpec, ...], ponder: bool, deals: int, seed: int,
@@ -166,19 +195,23 @@ TABLES = ((True, "quiet"), (True, "burner"), (False, "quiet"), (False, "burner")
 def fairness(level: str, b: dict[str, BotSpec], deals: int, repeats: int, seed: int,
              work_dir: Path) -> dict[str, Any]:
     times: dict[tuple[bool, str], list[tuple[float, float]]] = {t: [] for t in TABLES}
+    stolen: dict[tuple[bool, str], float] = dict.fromkeys(TABLES, 0.0)
     mechanism = ""
     for r in range(repeats):
         for ponder, table in TABLES:
             third = b["plain"] if table == "quiet" else b["burner"]
-            result = play(level, (b["victim"], third, b["plain"]), ponder, deals, seed + r, work_dir, Timer())
+            timer = Timer()
+            result = play(level, (b["victim"], third, b["plain"]), ponder, deals, seed + r, work_dir, timer)
             times[(ponder, table)] += victim_decisions(result)
+            stolen[(ponder, table)] += timer.stolen
             if not ponder:
                 mechanism = result.seats[0].pause
     rows = {}
     for key, pairs in times.items():
         walls = [w * 1000 for w, _ in pairs]
         rows[key] = (statistics.mean(walls), statistics.median(walls), max(walls),
-                     statistics.mean(c * 1000 for _, c in pairs), len(walls))
+                     statistics.mean(c * 1000 for _, c in pairs), len(walls),
+                     stolen[key] / len(walls) * 1000)
     return {"rows": rows, "mechanism": mechanism}
 
 
@@ -229,13 +262,14 @@ def report(level: str, fair: dict[str, Any], price: dict[str, Any], out: Callabl
     rows = fair["rows"]
     out(f"{level} (paused by {fair['mechanism']}):")
     out(f"  {'pondering':<10}{'table':<8}{'decisions':>10}{'mean ms':>9}{'median':>8}{'worst':>8}"
-        f"{'CPU ms':>8}   burner/quiet: mean, median, worst")
+        f"{'CPU ms':>8}{'seat 1 CPU':>12}   burner/quiet: mean, median, worst")
     for ponder, table in TABLES:
-        mean, median, worst, cpu, n = rows[(ponder, table)]
+        mean, median, worst, cpu, n, taken = rows[(ponder, table)]
         q = rows[(ponder, "quiet")]
         ratios = "" if table == "quiet" else f"   {mean / q[0]:.2f}x  {median / q[1]:.2f}x  {worst / q[2]:.2f}x"
         out(f"  {'on' if ponder else 'off':<10}{table:<8}{n:>10}{mean:>9.1f}{median:>8.1f}{worst:>8.1f}"
-            f"{cpu:>8.1f}{ratios}")
+            f"{cpu:>8.1f}{taken:>12.2f}{ratios}")
+    out("  (seat 1 CPU: ms of CPU the seat beside the victim used during each of the victim's decisions)")
     out(f"  referee per decision, pondering on: {price['cpu']:.0f} µs CPU, {price['wall']:.0f} µs wall")
     for mech, p in price["off"].items():
         if "failed" in p:
