@@ -50,9 +50,13 @@ def publish(
     reveal: Annotated[bool, typer.Option(
         "--reveal", help="publish the tournament seed (and salt) now, before every planned "
         "match is finished")] = False,
+    site: Annotated[bool, typer.Option(
+        "--site/--no-site", help="also write the browsable site into OUT/site/")] = True,
 ) -> None:
     """Write leaderboard.md, .json, .csv and index.html, with the tournament
-    seed's commitment (the seed itself once every planned match is finished)."""
+    seed's commitment (the seed itself once every planned match is finished),
+    and the static site in site/ (tournament page, match list, head-to-head,
+    per-bot pages, a replay player per match)."""
     from arena.tournament.publish import publish as write
     from arena.tournament.standings import Table
 
@@ -73,6 +77,16 @@ def publish(
                    if table.seed.seed is not None else
                    f"seed kept secret: {table.finished} of {table.planned} planned matches "
                    "finished (--reveal publishes it now)")
+    if site:
+        from arena.web.export import publish_site
+
+        try:
+            files = publish_site(folder, target / "site")
+        except OSError as exc:
+            raise _fail(f"{target / 'site'}: cannot write the site there: "
+                        f"{exc.strerror or exc}") from None
+        typer.echo(f"wrote {target / 'site' / 'index.html'} and {len(files) - 1} more files "
+                   "of the site (open index.html, or serve the folder)")
 
 
 def register(app: typer.Typer) -> None:

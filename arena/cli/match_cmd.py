@@ -223,6 +223,27 @@ def show(
         raise _fail(str(exc)) from None
 
 
+@replay_app.command("html")
+def html(
+    file: Annotated[Path, typer.Argument(help="a replay file (JSON Lines)")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="the HTML file to write")],
+) -> None:
+    """Write the replay player as one self-contained HTML file (opens from
+    file://, no server, no network)."""
+    from arena.referee.replay import ReplayError
+    from arena.web.export import replay_html
+
+    try:
+        page = replay_html(file)
+    except ReplayError as exc:
+        raise _fail(str(exc)) from None
+    try:
+        out.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise _fail(f"{out}: cannot write: {exc.strerror or exc}") from None
+    typer.echo(f"wrote {out}")
+
+
 def register(app: typer.Typer) -> None:
     app.command("play")(play)
     app.add_typer(replay_app, name="replay")

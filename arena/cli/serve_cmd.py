@@ -60,7 +60,7 @@ def serve(
         if problem:
             raise _fail(problem)
         the_lobby, extra = lobby_routes(bot or [], data, sandbox, grace, human_time, human_bank, sources)
-    app = create_app(sources=sources, extra_routes=extra)
+    app = create_app(sources=sources, extra_routes=extra, warm=True)
     try:
         sock = socket.create_server((host, port))
     except OSError as exc:

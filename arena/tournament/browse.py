@@ -9,8 +9,7 @@ milliseconds (benchmarks/web.py). Nothing here writes: open the store with
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from arena.tournament.store import MatchRow, Store, _match
@@ -102,17 +101,6 @@ def faults(store: Store, bot_ids: Sequence[int] = (), match_ids: Sequence[str] =
     sql += " ORDER BY match_id, seat, kind"
     return [FaultRow(r["match_id"], r["seat"], r["bot_id"], r["kind"], r["count"], r["log"])
             for r in store._db.execute(sql, args)]
-
-
-def placings(store: Store) -> Iterator[tuple[str, tuple[int, ...], tuple[int, ...]]]:
-    """(match_id, bot ids in seat order, place per seat) of every finished
-    match, in match-id order, without loading the whole results."""
-    rows = store._db.execute(
-        "SELECT match_id, bot_ids, (SELECT json_group_array(json_extract(value, '$.place'))"
-        " FROM json_each(result, '$.seats')) AS places"
-        " FROM matches WHERE status = 'finished' AND result IS NOT NULL ORDER BY match_id")
-    for r in rows:
-        yield r["match_id"], tuple(json.loads(r["bot_ids"])), tuple(json.loads(r["places"]))
 
 
 def signature(store: Store) -> tuple[object, ...]:

@@ -23,6 +23,7 @@ Other packages may add routes with `app.router.routes.append(...)` or the
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -104,9 +105,16 @@ def _inline(path: Path, viewer: int | None) -> dict[str, str]:
 
 
 def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = None,
-               extra_routes: Sequence[BaseRoute] = (), poll_seconds: float = 0.5) -> Starlette:
-    """The web app over tournament folders and replay files (sources.catalog)."""
+               extra_routes: Sequence[BaseRoute] = (), poll_seconds: float = 0.5,
+               warm: bool = False) -> Starlette:
+    """The web app over tournament folders and replay files (sources.catalog).
+    `warm`: build each tournament's rating table and placings in background
+    threads now, rather than at the first visit (`arena serve` does)."""
     web = Web(sources if sources is not None else catalog(paths), environment())
+    if warm:
+        for item in web.sources.tournaments.values():
+            threading.Thread(target=pages.warm, args=(item,), daemon=True,
+                             name=f"warm {item.name}").start()
 
     def index(request: Request) -> Response:
         return web.render(request, "index.html", items=pages.index(web.sources))

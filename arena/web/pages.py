@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from arena.tournament import browse
 from arena.tournament.browse import MatchFilter
 from arena.tournament.store import BotRow, MatchRow, Store, StoreError
+from arena.web.placings import placings
 from arena.web.sources import Catalog, Tournament
 
 PAGE_SIZE = 50
@@ -75,6 +76,17 @@ def _cached(t: Tournament, what: str, store: Store, build: Callable[[], T]) -> T
     with _lock:
         _kept[key] = (sig, value)
     return value
+
+
+def warm(t: Tournament) -> None:
+    """Build what a tournament's first visitor would wait for (the rating
+    table, the placings): the app calls it in a background thread."""
+    try:
+        tournament(t)
+        with reading(t) as store:
+            placings(str(t.root), store)
+    except Exception:  # noqa: BLE001 - a page will show the problem; warming is best effort
+        return
 
 
 # ------------------------------------------------------------------ index
@@ -325,15 +337,15 @@ class Pair:
 def head_to_head(t: Tournament) -> dict[str, Any]:
     try:
         with reading(t) as store:
-            return _cached(t, "h2h", store, lambda: _h2h(store))
+            return _cached(t, "h2h", store, lambda: _h2h(store, str(t.root)))
     except StoreError:
         return {"names": [], "cells": {}}
 
 
-def _h2h(store: Store) -> dict[str, Any]:
+def _h2h(store: Store, key: str) -> dict[str, Any]:
     names = {b.id: b.name for b in store.bots()}
     pairs: dict[tuple[str, str], Pair] = defaultdict(Pair)
-    for _mid, ids, places in browse.placings(store):
+    for ids, places in placings(key, store).values():
         for i, a in enumerate(ids):
             for j, b in enumerate(ids):
                 if i == j or names[a] == names[b]:
@@ -370,7 +382,7 @@ def bot_page(t: Tournament, name: str, sources: Catalog) -> dict[str, Any] | Non
             ids = tuple(b.id for b in bots)
             history = store.rating_history()
             faults = browse.faults(store, bot_ids=ids)
-            stats = _cached(t, f"bot:{name}", store, lambda: _bot_stats(store, ids))
+            stats = _cached(t, f"bot:{name}", store, lambda: _bot_stats(store, ids, str(t.root)))
             f = MatchFilter(bot_ids=ids)
             total = browse.count_matches(store, f)
             rows = browse.match_page(store, f, 0, PAGE_SIZE)
@@ -405,7 +417,8 @@ def bot_page(t: Tournament, name: str, sources: Catalog) -> dict[str, Any] | Non
             with reading(other) as store:
                 ids2 = tuple(b.id for b in store.bots() if b.name == name)
                 if ids2:
-                    s = _cached(other, f"bot:{name}", store, lambda s=store, i=ids2: _bot_stats(s, i))  # type: ignore[misc]
+                    s = _cached(other, f"bot:{name}", store,
+                                lambda s=store, i=ids2, k=str(other.root): _bot_stats(s, i, k))  # type: ignore[misc]
                     elsewhere.append({"t": other, "preset": other.config.rules_dict().get("preset", ""),
                                       "stats": s})
         except StoreError:
@@ -419,13 +432,13 @@ def bot_page(t: Tournament, name: str, sources: Catalog) -> dict[str, Any] | Non
     }
 
 
-def _bot_stats(store: Store, ids: tuple[int, ...]) -> list[dict[str, Any]]:
+def _bot_stats(store: Store, ids: tuple[int, ...], key: str) -> list[dict[str, Any]]:
     """Per version: matches, wins, mean place, share of first places."""
     version = {b.id: b.version for b in store.bots()}
     played: Counter[int] = Counter()
     wins: Counter[int] = Counter()
     place_sum: Counter[int] = Counter()
-    for _mid, bot_ids, places in browse.placings(store):
+    for bot_ids, places in placings(key, store).values():
         for seat, b in enumerate(bot_ids):
             if b in ids:
                 played[b] += 1

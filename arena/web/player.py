@@ -10,7 +10,7 @@ and drawn by `static/player.js`:
 
     format     1
     match      {match_id, preset, rules, players, bots: [{seat, name, version}],
-                viewer, seed (all-cards view only: it fixes every deal)}
+                viewer}  (never the seed: docs/web.md "What a page shows")
     steps      [step]: step 0 is the position before the first action, step k the
                position after the k-th action this viewer saw
     deals      [DealRecord.to_dict()]  every finished deal (public results)
@@ -134,8 +134,9 @@ def _match_info(replay: Replay, viewer: int | None) -> dict[str, Any]:
                  for b in h["bots"]],
         "viewer": viewer,
     }
-    if viewer is None:
-        info["seed"] = h.get("seed")
+    # Never the seed, even with all cards: it fixes every deal of the match,
+    # which the other seat orders of its table play too (duplicate), and the
+    # tournament keeps its seeds secret until every match is played.
     return info
 
 

@@ -89,17 +89,20 @@ function drawDeals() {
   const box = document.getElementById("deals");
   const table = document.createElement("table");
   table.className = "plain deals";
+  const labels = ["deal", "declarer", "contract", "result", "changes", "totals", "notes"];
+  const thead = document.createElement("thead");
   const head = document.createElement("tr");
-  for (const h of ["deal", "declarer", "contract", "result", "changes", "totals", "notes"]) {
+  for (const h of labels) {
     const th = document.createElement("th"); th.textContent = h; head.appendChild(th);
   }
-  table.appendChild(head);
+  thead.appendChild(head);
+  table.appendChild(thead);
   for (const d of deals) {
     const tr = document.createElement("tr");
     tr.dataset.deal = String(d.deal_number);
     const cells = [d.deal_number, d.declarer === null ? "–" : `seat ${d.declarer}`, d.declarer === null ? "–" : d.contract,
       d.declarer === null ? "–" : (d.made ? "made" : "failed"), d.changes.join(" / "), d.totals.join(" / "), (d.notes || []).join(", ")];
-    for (const c of cells) { const td = document.createElement("td"); td.textContent = String(c); tr.appendChild(td); }
+    cells.forEach((c, i) => { const td = document.createElement("td"); td.textContent = String(c); td.dataset.label = labels[i]; tr.appendChild(td); });
     tr.addEventListener("click", () => jumpToDeal(d.deal_number));
     table.appendChild(tr);
   }

@@ -1,0 +1,123 @@
+"""Static export: the player as one self-contained HTML file, and a
+tournament's pages as a static site.
+
+`replay_html(path)` is the page of `arena replay html FILE -o out.html`:
+the styles, the scripts (table.js and player.js joined into one inline
+module) and the data of every view (all cards and each seat, each built by
+the engine as the server would) are inside the file, which opens from
+file:// with no server and no network.
+
+`publish_site(folder, out)` writes what `arena serve` shows of a tournament
+as files with relative links (`arena leaderboard publish` calls it):
+
+    index.html        the tournament page (rules, progress, leaderboard, rating chart)
+    h2h.html          head-to-head
+    matches/N.html    the match list, page N
+    bot/NAME.html     per-bot pages
+    match/ID.html     a player per match with a replay (self-contained, as above),
+                      once every seat order of its table is played
+    log/ID-seatN.txt  the logs kept of faulty seats
+    static/style.css
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+from arena.referee.replay import ReplayError
+from arena.web import pages
+from arena.web.app import STATIC_DIR, environment, inline_json
+from arena.web.replays import player_json, seats_of
+from arena.web.sources import Tournament, catalog
+from arena.web.urls import StaticUrls, file_name
+
+_IMPORT = re.compile(r"^import .*? from \"\./[a-z]+\.js\";\n", re.M)
+_EXPORT = re.compile(r"^export ", re.M)
+
+
+def inline_script() -> str:
+    """table.js and player.js as one module with no imports (an inline
+    module cannot import files from file://)."""
+    table = _EXPORT.sub("", (STATIC_DIR / "table.js").read_text(encoding="utf-8"))
+    player = _IMPORT.sub("", (STATIC_DIR / "player.js").read_text(encoding="utf-8"))
+    return (table + "\n" + player).replace("</script", "<\\/script")
+
+
+class _SingleFile(StaticUrls):
+    """Links of a lone exported player: nothing beside it to link to."""
+
+    def home(self) -> str:
+        return "#"
+
+
+def replay_html(path: Path, *, urls: StaticUrls | None = None, t: Tournament | None = None,
+                title: str = "") -> str:
+    """The self-contained player page of one replay file; ReplayError if it
+    cannot be read or re-played."""
+    seats = seats_of(path)
+    inline = {"all": inline_json(player_json(path, None))}
+    for seat in range(seats):
+        inline[str(seat)] = inline_json(player_json(path, seat))
+    env = environment()
+    return env.get_template("player.html").render(
+        u=urls or _SingleFile(), t=t, title=title or f"replay {path.name}", seats=seats,
+        data_url="", viewer=None, inline=inline,
+        inline_css=(STATIC_DIR / "style.css").read_text(encoding="utf-8"),
+        inline_js=inline_script(), match_id=path.stem)
+
+
+def publish_site(folder: Path, out: Path) -> list[Path]:
+    """Write the static site of the tournament in `folder` into `out`;
+    returns the files written."""
+    sources = catalog([folder])
+    (t,) = sources.tournaments.values()
+    env = environment()
+    written: list[Path] = []
+
+    def write(rel: str, text: str) -> None:
+        path = out / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+
+    def render(rel: str, name: str, **context: Any) -> None:
+        depth = rel.count("/")
+        write(rel, env.get_template(name).render(u=StaticUrls(depth), t=t, **context))
+
+    (out / "static").mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(STATIC_DIR / "style.css", out / "static" / "style.css")
+    written.append(out / "static" / "style.css")
+    render("index.html", "tournament.html", page=pages.tournament(t))
+    render("h2h.html", "h2h.html", grid=pages.head_to_head(t))
+    first = pages.match_list(t, {})
+    every = []
+    for number in range(1, first.pages + 1):
+        listing = first if number == 1 else pages.match_list(t, {"page": str(number)})
+        render(f"matches/{number}.html", "matches.html", listing=listing)
+        every.extend(listing.rows)
+    for name in first.bots:
+        data = pages.bot_page(t, name, sources)
+        if data is not None:
+            render(f"bot/{file_name(name)}.html", "bot.html", bot=data)
+    # The six seat orders of a table share their deals (duplicate): a
+    # player, which shows every card, waits until its whole table is played.
+    pending = {(row["set"], row["table"]) for row in every if row["status"] != "finished"}
+    for row in every:
+        path = t.replay_path(row["id"])
+        if path is not None and (row["set"], row["table"]) not in pending:
+            try:
+                page = replay_html(path, urls=StaticUrls(1), t=t,
+                                   title=f"{t.name}: match {row['id']}")
+            except ReplayError as exc:
+                page = env.get_template("error.html").render(
+                    u=StaticUrls(1), t=t, status=422, message=f"this replay cannot be shown: {exc}")
+            write(f"match/{file_name(row['id'])}.html", page)
+        for seat in range(len(row["seats"])):
+            log = t.log_path(row["id"], seat)
+            if log is not None:
+                write(f"log/{file_name(row['id'])}-seat{seat}.txt",
+                      log.read_text(encoding="utf-8", errors="replace"))
+    return written

@@ -1,0 +1,222 @@
+"""`arena serve`, its player and the static export in a real browser (Debian's
+chromium, driven by Playwright), checked against the engine.
+
+Screenshots of the key pages are kept as test artefacts in
+test-artefacts/screenshots/ (git ignores it), replaced by each run.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.game import Rules, new_game, parse_action
+from arena.referee.replay import read_replay
+
+from .browser import ARENA, browser, no_overflow, open_player, serve, table_cards
+from .stored import ROOT, SAMPLE_BOTS, write_replay
+
+pytestmark = pytest.mark.slow
+
+PRESETS = {
+    "standard": ("standard", {}), "estonian": ("estonian", {}), "lithuanian": ("lithuanian", {}),
+    "czech": ("czech", {}), "finnish": ("finnish", {}), "swedish": ("swedish", {}),
+    "finnish-4": ("finnish", {"players": 4, "lottery": True}),
+    "finnish-2": ("finnish", {"players": 2}),
+    "czech-blind": ("czech", {"blind": "czech", "golden_horse": True}),
+}
+
+
+@pytest.fixture(scope="module")
+def golden(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One replay per preset (and the 2-, 4-player and blind variants), played
+    by the golden playthroughs' seeded random policy."""
+    folder = tmp_path_factory.mktemp("golden")
+    for i, (name, (preset, options)) in enumerate(PRESETS.items()):
+        rules = Rules.preset(preset).replace(max_deals=3, **options)
+        write_replay(folder / f"{name}.jsonl", rules, seed=40 + i, policy_seed=i,
+                     faults={1: "timeout"})
+    return folder
+
+
+@pytest.fixture(scope="module")
+def shots() -> Path:
+    folder = ROOT / "test-artefacts" / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def engine_states(path: Path) -> list[Any]:
+    rep = read_replay(path)
+    g = new_game(rep.rules, seed=rep.seed)
+    out = [g]
+    for rec in rep.actions:
+        g = g.apply(parse_action(rec["action"]))
+        out.append(g)
+    return out
+
+
+def test_player_shows_the_engines_cards_in_every_preset(golden: Path, shots: Path) -> None:
+    with serve([golden]) as base, browser() as b:
+        page = b.new_page(viewport={"width": 1280, "height": 900})
+        for name in PRESETS:
+            states = engine_states(golden / f"{name}.jsonl")
+            last = len(states) - 1
+            for step in sorted({0, 3, 7, 12, last // 3, last // 2, last - 1}):
+                open_player(page, f"{base}/r/{name}?view=all&step={step}")
+                shown = table_cards(page)
+                g = states[step]
+                obs = g.observation(0).to_dict()
+                for s in range(g.players):
+                    assert shown["seats"][str(s)]["up"] == [str(c) for c in g.hand(s)], (name, step, s)
+                assert sorted(map(tuple, shown["trick"])) == sorted((t["seat"], t["card"]) for t in obs["trick"]) \
+                    or not obs["trick"], (name, step)
+                assert shown["trump"] == obs["trump"]
+            # Keyboard: one action forward, then one back.
+            page.keyboard.press("ArrowRight")
+            assert table_cards(page)["step"] == str(last)
+            assert table_cards(page)["seats"]["0"]["up"] == [str(c) for c in states[last].hand(0)]
+            page.keyboard.press("ArrowLeft")
+            assert table_cards(page)["step"] == str(last - 1)
+            if name in ("standard", "finnish-4", "finnish-2"):
+                page.screenshot(path=str(shots / f"player-{name}.png"), full_page=True)
+    print(f"screenshots: {shots}")
+
+
+def test_a_seats_view_shows_only_what_it_knew(golden: Path) -> None:
+    with serve([golden]) as base, browser() as b:
+        page = b.new_page(viewport={"width": 1280, "height": 900})
+        checked = 0
+        for name in ("standard", "czech-blind", "finnish-4", "finnish-2", "swedish"):
+            states = engine_states(golden / f"{name}.jsonl")
+            rep = read_replay(golden / f"{name}.jsonl")
+            n = states[0].players
+            for seat in range(n):
+                for step in (1, 5, 9, 14, 20):
+                    if step >= len(states):
+                        continue
+                    open_player(page, f"{base}/r/{name}?view={seat}&step={step}")
+                    shown = table_cards(page)
+                    k = page.evaluate("window.arenaPlayer.state.data.steps[window.arenaPlayer.state.step].a?.n ?? -1")
+                    g = states[k + 1]
+                    obs = g.observation(seat).to_dict()
+                    knows = set(obs["hand"]) | set(obs["talon"]) | set(obs["discarded"])
+                    knows |= {t["card"] for t in obs["trick"]}
+                    knows |= {c["card"] for tr in obs["tricks"] for c in tr["cards"]}
+                    knows |= {x["card"] for x in obs["given"] if x["card"]}
+                    if k >= 0 and rep.actions[k]["action"].startswith("play "):
+                        knows.add(rep.actions[k]["action"].split()[1])  # a trick just taken
+                    assert set(shown["all"]) <= knows, (name, seat, step, set(shown["all"]) - knows)
+                    for other in range(n):
+                        if other != seat:
+                            assert shown["seats"][str(other)]["up"] == [], (name, seat, other)
+                    assert shown["seats"][str(seat)]["up"] == obs["hand"]
+                    checked += 1
+        assert checked > 50
+
+
+def test_tournament_page_updates_while_a_tournament_runs(tmp_path: Path, shots: Path) -> None:
+    folder = tmp_path / "live"
+    folder.mkdir()
+    bots = ", ".join(f'"{b}"' for b in SAMPLE_BOTS)
+    (folder / "tournament.toml").write_text(
+        f'name = "live"\nseed = 5\nduplicate_sets = 1\nbootstrap = 0\nsandbox = "process"\n'
+        f'concurrency = 1\nbots = [{bots}]\n[rules]\npreset = "standard"\ntarget = 500\n',
+        encoding="utf-8")
+    with serve([folder]) as base, browser() as b:
+        page = b.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"{base}/t/live/")
+        assert "no results yet" in page.inner_text("#live")
+        page.evaluate("window.__not_reloaded = true")
+        run = subprocess.Popen([str(ARENA), "tournament", "run", str(folder), "-q"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            seen: set[str] = set()
+            deadline = time.monotonic() + 300  # a bound on waiting, not a speed requirement
+            while time.monotonic() < deadline:
+                if page.locator("[data-count='finished']").count():
+                    seen.add(page.inner_text("[data-count='finished']"))
+                    if "6" in seen:
+                        break
+                page.wait_for_timeout(200)
+            out, _ = run.communicate(timeout=300)
+            assert run.returncode == 0, out
+        finally:
+            if run.poll() is None:
+                run.kill()
+        assert "6" in seen and len(seen) >= 2, seen  # it counted up, by itself
+        assert page.evaluate("window.__not_reloaded") is True
+        assert int(page.evaluate("document.getElementById('live').dataset.updates")) >= 2
+        page.wait_for_selector("table.board")
+        assert page.locator("table.board tbody tr").count() == 3
+        page.screenshot(path=str(shots / "tournament-live.png"), full_page=True)
+
+
+def test_static_export_opens_from_file(golden: Path, tmp_path: Path, shots: Path) -> None:
+    out = tmp_path / "czech.html"
+    done = subprocess.run([str(ARENA), "replay", "html", str(golden / "czech.jsonl"), "-o", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    states = engine_states(golden / "czech.jsonl")
+    with browser() as b:
+        page = b.new_page(viewport={"width": 1280, "height": 900})
+        requests: list[str] = []
+        page.on("request", lambda r: requests.append(r.url))
+        open_player(page, f"{out.as_uri()}?view=all&step=10")
+        assert table_cards(page)["seats"]["1"]["up"] == [str(c) for c in states[10].hand(1)]
+        page.select_option("#view", "2")  # another view, from the file's own data
+        page.wait_for_function("window.arenaPlayer.state.data.match.viewer === 2")
+        shown = table_cards(page)
+        assert shown["seats"]["0"]["up"] == [] and shown["seats"]["1"]["up"] == []
+        assert shown["seats"]["2"]["up"] == states[10].observation(2).to_dict()["hand"]
+        assert all(u.startswith("file://") or u.startswith("data:") for u in requests), requests
+        page.screenshot(path=str(shots / "export-czech.png"), full_page=True)
+
+
+def test_published_site_is_browsable_from_file(stored: Path, tmp_path: Path) -> None:
+    out = tmp_path / "board"
+    done = subprocess.run([str(ARENA), "leaderboard", "publish", str(stored), "--out", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert (out / "leaderboard.md").is_file() and (out / "site" / "index.html").is_file()
+    with browser() as b:
+        page = b.new_page(viewport={"width": 1280, "height": 900})
+        page.goto((out / "site" / "index.html").as_uri())
+        page.click("table.board tbody tr:first-child td.c-bot a")
+        assert "/site/bot/" in page.url and page.locator("h1").inner_text().startswith("Bot ")
+        page.click("a.play >> nth=0")
+        page.wait_for_selector("#player[data-ready='1']")
+        assert len(table_cards(page)["all"]) > 0
+        page.goto((out / "site" / "matches" / "1.html").as_uri())
+        assert page.locator("tr.match").count() == 6
+        page.goto((out / "site" / "h2h.html").as_uri())
+        assert page.locator("table.h2h").count() == 1
+
+
+PAGES = ("/", "/t/demo/", "/t/demo/matches", "/t/demo/h2h", "/t/demo/bot/greedy",
+         "/t/demo/match/{mid}?view=all&step=30", "/t/demo/match/{mid}?view=1&step=30",
+         "/t/nope/")
+
+
+def test_no_horizontal_overflow_at_1280_and_390(stored: Path, shots: Path) -> None:
+    mid = sorted(p.stem for p in (stored / "replays").glob("*.jsonl"))[0]
+    with serve([stored]) as base, browser() as b:
+        for width in (1280, 390):
+            page = b.new_page(viewport={"width": width, "height": 900})
+            for url in PAGES:
+                url = url.format(mid=mid)
+                page.goto(base + url)
+                if "/match/" in url:
+                    page.wait_for_selector("#player[data-ready='1']")
+                scroll, client = no_overflow(page)
+                assert scroll <= client, f"{url} at {width} px: {scroll} > {client}"
+                name = url.strip("/").replace("/", "_").split("?")[0] or "index"
+                if "view=1" in url:
+                    name += "-seat1"
+                page.screenshot(path=str(shots / f"{name}-{width}.png"), full_page=True)
+            page.close()
+    print(f"screenshots: {shots}")
