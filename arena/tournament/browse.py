@@ -9,8 +9,11 @@ milliseconds (benchmarks/web.py). Nothing here writes: open the store with
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from arena.tournament.store import MatchRow, Store, _match
 
@@ -27,6 +30,40 @@ class MatchFilter:
     set_no: int | None = None
     status: str = ""                    # one of STATUSES
     fault: str = ""                     # a fault kind, or "any"
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    """What a list shows of a match: read in SQLite from the stored result,
+    without building the whole MatchResult (its deals) in Python."""
+
+    match_id: str
+    set_no: int
+    bot_ids: tuple[int, ...]
+    status: str
+    error: str
+    seats: tuple[tuple[int, int, str], ...]   # per seat: place, total, status ((): no result)
+    deals: int | None
+    reason: str
+    replay_path: str
+
+
+_SUMMARY = (
+    "SELECT match_id, set_no, bot_ids, status, error,"
+    " (SELECT json_group_array(json_array(json_extract(value, '$.place'),"
+    "  json_extract(value, '$.total'), json_extract(value, '$.status')))"
+    "  FROM json_each(result, '$.seats')) AS seats,"
+    " json_array_length(result, '$.deals') AS deals,"
+    " json_extract(result, '$.reason') AS reason,"
+    " json_extract(result, '$.replay_path') AS replay FROM matches")
+
+
+def _summary(r: Any) -> MatchSummary:
+    return MatchSummary(
+        match_id=r["match_id"], set_no=r["set_no"], bot_ids=tuple(json.loads(r["bot_ids"])),
+        status=r["status"], error=r["error"],
+        seats=tuple(tuple(x) for x in json.loads(r["seats"])) if r["seats"] else (),
+        deals=r["deals"], reason=r["reason"] or "", replay_path=r["replay"] or "")
 
 
 @dataclass(frozen=True)
@@ -74,13 +111,21 @@ def count_matches(store: Store, f: MatchFilter) -> int:
     return int(row[0])
 
 
-def match_page(store: Store, f: MatchFilter, offset: int, limit: int) -> list[MatchRow]:
+def match_page(store: Store, f: MatchFilter, offset: int, limit: int) -> list[MatchSummary]:
     """One page of the matches `f` selects, in match-id order."""
     where, args = _where(f)
+    rows = store._db.execute(f"{_SUMMARY}{where} ORDER BY match_id LIMIT ? OFFSET ?",
+                             [*args, limit, offset]).fetchall()
+    return [_summary(r) for r in rows]
+
+
+def summaries(store: Store, match_ids: Sequence[str]) -> dict[str, MatchSummary]:
+    """The summaries of some matches, by id."""
+    if not match_ids:
+        return {}
     rows = store._db.execute(
-        f"SELECT * FROM matches{where} ORDER BY match_id LIMIT ? OFFSET ?",
-        [*args, limit, offset]).fetchall()
-    return [_match(r) for r in rows]
+        f"{_SUMMARY} WHERE match_id IN ({','.join('?' * len(match_ids))})", list(match_ids))
+    return {r["match_id"]: _summary(r) for r in rows}
 
 
 def match(store: Store, match_id: str) -> MatchRow | None:
@@ -104,10 +149,28 @@ def faults(store: Store, bot_ids: Sequence[int] = (), match_ids: Sequence[str] =
 
 
 def signature(store: Store) -> tuple[object, ...]:
-    """Changes whenever a match starts, finishes or fails, or a bot is added:
-    what a live page polls to know it must refresh."""
-    row = store._db.execute(
-        "SELECT COUNT(*), SUM(status = 'finished'), SUM(status = 'running'),"
-        " SUM(status = 'failed'), MAX(finished_at), MAX(started_at),"
-        " (SELECT COUNT(*) FROM bots) FROM matches").fetchone()
-    return tuple(row)
+    """Changes whenever the store is written (a match planned, started,
+    finished or failed, a bot added): what a live page polls, and what keeps
+    a page's cached figures fresh. The store's files' sizes and times, not a
+    query: SQLite in WAL mode appends every commit to the -wal file and a
+    checkpoint rewrites the main file."""
+    out: list[object] = []
+    for suffix in ("", "-wal"):
+        try:
+            st = os.stat(f"{store.path}{suffix}")
+        except FileNotFoundError:
+            out.append(None)
+        else:
+            out.append((st.st_mtime_ns, st.st_size, st.st_ino))
+    return tuple(out)
+
+
+def rating_history(store: Store, bot_ids: Sequence[int]) -> dict[int, list[tuple[int, str, float, float]]]:
+    """The stored rating history (step, match_id, mu, sigma) of some bots."""
+    out: dict[int, list[tuple[int, str, float, float]]] = {b: [] for b in bot_ids}
+    rows = store._db.execute(
+        f"SELECT * FROM rating_history WHERE bot_id IN ({','.join('?' * len(bot_ids))})"
+        " ORDER BY bot_id, step", list(bot_ids))
+    for r in rows:
+        out[r["bot_id"]].append((r["step"], r["match_id"], r["mu"], r["sigma"]))
+    return out

@@ -93,21 +93,27 @@ def publish_site(folder: Path, out: Path) -> list[Path]:
     render("index.html", "tournament.html", page=pages.tournament(t))
     render("h2h.html", "h2h.html", grid=pages.head_to_head(t))
     first = pages.match_list(t, {})
-    every = []
-    for number in range(1, first.pages + 1):
-        listing = first if number == 1 else pages.match_list(t, {"page": str(number)})
-        render(f"matches/{number}.html", "matches.html", listing=listing)
-        every.extend(listing.rows)
-    for name in first.bots:
-        data = pages.bot_page(t, name, sources)
-        if data is not None:
-            render(f"bot/{file_name(name)}.html", "bot.html", bot=data)
+    listings = [first] + [pages.match_list(t, {"page": str(k)}) for k in range(2, first.pages + 1)]
+    every = [row for listing in listings for row in listing.rows]
     # The six seat orders of a table share their deals (duplicate): a
     # player, which shows every card, waits until its whole table is played.
     pending = {(row["set"], row["table"]) for row in every if row["status"] != "finished"}
     for row in every:
+        row["has_replay"] = row["has_replay"] and (row["set"], row["table"]) not in pending
+    for number, listing in enumerate(listings, 1):
+        render(f"matches/{number}.html", "matches.html", listing=listing)
+    no_player = {row["id"] for row in every if not row["has_replay"]}
+    for name in first.bots:
+        data = pages.bot_page(t, name, sources)
+        if data is not None:
+            for row in data["matches"]:
+                row["has_replay"] = row["id"] not in no_player
+            for fault in data["faults"]:
+                fault["replay"] = fault["replay"] and fault["match"] not in no_player
+            render(f"bot/{file_name(name)}.html", "bot.html", bot=data)
+    for row in every:
         path = t.replay_path(row["id"])
-        if path is not None and (row["set"], row["table"]) not in pending:
+        if path is not None and row["has_replay"]:
             try:
                 page = replay_html(path, urls=StaticUrls(1), t=t,
                                    title=f"{t.name}: match {row['id']}")

@@ -2,9 +2,9 @@
 
 The runner writes the store; this process only reads it. Each open page
 holds one event stream, which polls the store's signature
-(`browse.signature`: counts of planned, running, finished and failed
-matches, the last start and finish) and sends an `update` event when it
-changes; the page then fetches its live part (/t/{t}/live) and swaps it in.
+(`browse.signature`: its files' sizes and times) and the counts of planned,
+running, finished and failed matches, and sends an `update` event when they
+change; the page then fetches its live part (/t/{t}/live) and swaps it in.
 A comment line every 15 s keeps proxies from closing an idle stream.
 """
 
@@ -24,13 +24,13 @@ from arena.web.sources import Tournament
 KEEPALIVE_SECONDS = 15.0
 
 
-def _signature(t: Tournament) -> tuple[object, ...] | None:
+def _signature(t: Tournament) -> tuple[tuple[object, ...], dict[str, int]] | None:
     try:
         store = Store(t.store_path, readonly=True)
     except StoreError:
         return None
     try:
-        return browse.signature(store)
+        return browse.signature(store), store.counts()
     finally:
         store.close()
 
@@ -45,9 +45,7 @@ def stream(request: Request, t: Tournament, poll_seconds: float) -> StreamingRes
             if sig != last:
                 last = sig
                 quiet = 0.0
-                counts = {} if sig is None else {
-                    "matches": sig[0], "finished": sig[1] or 0, "running": sig[2] or 0,
-                    "failed": sig[3] or 0}
+                counts = {} if sig is None else sig[1]
                 yield f"event: update\ndata: {json.dumps(counts)}\n\n"
             elif quiet >= KEEPALIVE_SECONDS:
                 quiet = 0.0

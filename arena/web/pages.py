@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import sqlite3
 import threading
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Mapping
@@ -19,7 +20,7 @@ from typing import Any, TypeVar
 
 from arena.tournament import browse
 from arena.tournament.browse import MatchFilter
-from arena.tournament.store import BotRow, MatchRow, Store, StoreError
+from arena.tournament.store import BotRow, Store, StoreError
 from arena.web.placings import placings
 from arena.web.sources import Catalog, Tournament
 
@@ -132,7 +133,13 @@ def tournament(t: Tournament) -> TournamentPage:
     try:
         with reading(t) as store:
             counts = store.counts()
-            table = _cached(t, "table", store, lambda: build(t.config, store))
+            try:
+                table = _cached(t, "table", store, lambda: build(t.config, store))
+            except sqlite3.OperationalError:
+                # A store from before the seed's salt: building the table
+                # stores one (as `arena leaderboard publish` would), once.
+                with Store(t.store_path) as writer:
+                    table = _cached(t, "table", store, lambda: build(t.config, writer))
     except StoreError:
         return TournamentPage(rules, {}, 0, problem=(
             f"no results yet: run `arena tournament run {t.root.name}`; this page updates "
@@ -265,7 +272,7 @@ def table_of(match_id: str) -> str:
     return part[1] if len(part) > 1 and _TABLE.fullmatch(part[1]) else ""
 
 
-def match_rows(rows: list[MatchRow], bots: dict[int, BotRow],
+def match_rows(rows: list[browse.MatchSummary], bots: dict[int, BotRow],
                faults: list[browse.FaultRow]) -> list[dict[str, Any]]:
     by_match: dict[str, list[browse.FaultRow]] = defaultdict(list)
     for f in faults:
@@ -275,16 +282,15 @@ def match_rows(rows: list[MatchRow], bots: dict[int, BotRow],
         seats = []
         for seat, bot_id in enumerate(m.bot_ids):
             b = bots.get(bot_id)
-            r = m.result.seats[seat] if m.result is not None and seat < len(m.result.seats) else None
+            r = m.seats[seat] if seat < len(m.seats) else None
             seats.append({"seat": seat, "bot": b.name if b else f"#{bot_id}",
-                          "place": r.place if r else None, "total": r.total if r else None,
-                          "status": r.status if r else ""})
+                          "place": r[0] if r else None, "total": r[1] if r else None,
+                          "status": r[2] if r else ""})
         out.append({
             "id": m.match_id, "set": m.set_no, "table": table_of(m.match_id), "status": m.status,
-            "seats": seats, "deals": len(m.result.deals) if m.result else None,
-            "reason": m.result.reason if m.result else "",
+            "seats": seats, "deals": m.deals, "reason": m.reason,
             "faults": [f"seat {f.seat} {f.kind} x{f.count}" for f in by_match.get(m.match_id, [])],
-            "error": m.error, "has_replay": bool(m.result and m.result.replay_path),
+            "error": m.error, "has_replay": bool(m.replay_path),
         })
     return out
 
@@ -380,7 +386,7 @@ def bot_page(t: Tournament, name: str, sources: Catalog) -> dict[str, Any] | Non
             if not bots:
                 return None
             ids = tuple(b.id for b in bots)
-            history = store.rating_history()
+            history = browse.rating_history(store, ids)
             faults = browse.faults(store, bot_ids=ids)
             stats = _cached(t, f"bot:{name}", store, lambda: _bot_stats(store, ids, str(t.root)))
             f = MatchFilter(bot_ids=ids)
@@ -388,9 +394,7 @@ def bot_page(t: Tournament, name: str, sources: Catalog) -> dict[str, Any] | Non
             rows = browse.match_page(store, f, 0, PAGE_SIZE)
             row_faults = browse.faults(store, match_ids=[m.match_id for m in rows]) if rows else []
             all_bots = {b.id: b for b in store.bots()}
-            fault_matches = {m.match_id: m for m in
-                             (browse.match(store, mid) for mid in {x.match_id for x in faults[:200]})
-                             if m is not None}
+            fault_matches = browse.summaries(store, sorted({x.match_id for x in faults[:200]}))
     except StoreError as exc:
         return {"name": name, "problem": str(exc), "versions": [], "chart": None, "stats": [],
                 "faults": [], "matches": [], "total": 0, "elsewhere": []}
@@ -407,7 +411,7 @@ def bot_page(t: Tournament, name: str, sources: Catalog) -> dict[str, Any] | Non
             "match": fr.match_id, "seat": fr.seat, "kind": fr.kind, "count": fr.count,
             "lines": lines, "decisions": decisions,
             "log": t.log_path(fr.match_id, fr.seat) is not None,
-            "replay": bool(m and m.result and m.result.replay_path),
+            "replay": bool(m and m.replay_path),
         })
     elsewhere = []
     for other in sources.tournaments.values():
