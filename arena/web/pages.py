@@ -63,20 +63,26 @@ def reading(t: Tournament) -> Iterator[Store]:
 
 _lock = threading.Lock()
 _kept: dict[tuple[str, str], tuple[tuple[object, ...], Any]] = {}
+_building: dict[tuple[str, str], threading.Lock] = {}
 
 
 def _cached(t: Tournament, what: str, store: Store, build: Callable[[], T]) -> T:
-    sig = browse.signature(store)
+    """`build()`, kept until the store changes; one build at a time per
+    figure (a second visitor, or the start-up warm-up, waits for it)."""
     key = (str(t.root), what)
     with _lock:
-        hit = _kept.get(key)
-    if hit is not None and hit[0] == sig:
-        value: T = hit[1]
+        gate = _building.setdefault(key, threading.Lock())
+    with gate:
+        sig = browse.signature(store)
+        with _lock:
+            hit = _kept.get(key)
+        if hit is not None and hit[0] == sig:
+            value: T = hit[1]
+            return value
+        value = build()
+        with _lock:
+            _kept[key] = (sig, value)
         return value
-    value = build()
-    with _lock:
-        _kept[key] = (sig, value)
-    return value
 
 
 def warm(t: Tournament) -> None:
