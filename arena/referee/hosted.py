@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import os
 import secrets
 import threading
 from collections.abc import Callable, Coroutine, Mapping
@@ -82,6 +83,8 @@ class HostedHandle:
 
     level = HOSTED_LEVEL
     pid: int | None = None
+    uid: int | None = None
+    reaches_others = False  # arena code: it connects to its own seat's socket only
 
     def __init__(self, future: concurrent.futures.Future[None], loop: asyncio.AbstractEventLoop) -> None:
         self._future = future
@@ -90,6 +93,11 @@ class HostedHandle:
         # Never paused while others decide: it is not a program on the CPU
         # slot's cores, and a person thinks on their own clock anyway.
         self.pauser = freezer.Pauser()
+
+    def owns(self, pid: int, _uid: int) -> bool:
+        """Its connection comes from this very process (the referee's gate
+        asks the seat's own handle first: two hosted seats share the pid)."""
+        return pid == os.getpid()
 
     def poll(self) -> int | None:
         if not self._future.done():

@@ -42,6 +42,7 @@ from google.protobuf.message import DecodeError
 from arena.game import Rules, new_game
 from arena.game.actions import Action, Bid, Pass, Play
 from arena.referee import events
+from arena.referee.gate import Gate, GateEvents
 from arena.referee.launch import seat_level, start_bot
 from arena.referee.pondering import Pacer
 from arena.referee.replay import REPLAY_VERSION, ReplayWriter
@@ -63,6 +64,7 @@ from arena.referee.spec import (
     MatchResult,
     MatchSpec,
     SeatResult,
+    sandbox_warning,
 )
 from arena.sandbox.api import SandboxError, SandboxUnavailable
 from arena.wire import codec
@@ -147,6 +149,8 @@ class _Match:
         self.services = [RefereeService(seat, self.refusals, accepting=self._accepting,
                                         flooded=self._flooded) for seat in self.seats]
         self.servers: list[Any] = []
+        self.gates: list[Gate] = []  # per seat, in front of its server (unix transport)
+        self._launched = asyncio.Event()  # every launch returned: peers can be told apart
         self._scratch_logs: dict[int, str] = {}  # seat -> its log in the temp folder
         self._expelling: list[asyncio.Task[None]] = []
         self._closed: set[int] = set()  # seats whose listener `_expel` closed
@@ -160,12 +164,43 @@ class _Match:
         return f"seat {seat.index} has forfeited" if seat.forfeited else ""
 
     def _private(self, seat: Seat) -> bool:
-        """No bot but this seat's can reach its socket: every other bot is
-        confined (bwrap or docker mount only their own socket folder; a bot
-        that never started reaches nothing). TCP ports and process-level
-        bots reach everything."""
+        """No bot but this seat's can reach its gRPC server: its gate admits
+        only this seat's processes (gate.py), and no other bot can enter the
+        folder of the gates' inner sockets: other bots are confined (bwrap,
+        docker, or the process level in a mount namespace of its own,
+        docs/sandbox.md). TCP ports are open to every local process."""
         return self.spec.transport == "unix" and all(
-            s.level != "process" for s in self.seats if s is not seat)
+            s.level != "process" or (s.handle is not None and not s.handle.reaches_others)
+            for s in self.seats if s is not seat)
+
+    def _identify(self, socket_seat: int, pid: int, uid: int) -> int | None:
+        """The seat whose bot process `pid` (host uid `uid`) is, or None;
+        `socket_seat` (whose socket it connected to) is asked first."""
+        order = [self.seats[socket_seat], *(s for s in self.seats if s.index != socket_seat)]
+        for seat in order:
+            if seat.handle is not None and seat.handle.owns(pid, uid):
+                return seat.index
+        return None
+
+    def _gate_flooded(self, index: int, why: str) -> None:
+        """A seat's own bot flooded its gate (connections, HTTP/2 frames)."""
+        seat = self.seats[index]
+        self.refusals.add(f"{why} (flooding)", index)
+        if not seat.forfeited:
+            seat.forfeit_now("malformed", f"{why} (flooding)")
+            self._expel(seat)
+
+    def _gate_intruder(self, index: int, victim: int, why: str) -> None:
+        """A process of seat `index` connected to seat `victim`'s socket: to
+        take its stream or sit in the middle of it. Its fault, not the victim's."""
+        seat = self.seats[index]
+        self.refusals.add(f"seat {index} {why}", victim)
+        if not seat.forfeited:
+            seat.forfeit_now("malformed", f"{why}, not its own")
+            self._expel(seat)
+
+    def _gate_stranger(self, index: int, why: str) -> None:
+        self.refusals.add(why, index)
 
     def _flooded(self, seat: Seat, refused: int) -> None:
         """The seat's socket refused `refused` streams. On a private socket
@@ -190,6 +225,9 @@ class _Match:
             self._closed.add(seat.index)
             self._expelling.append(asyncio.get_running_loop().create_task(
                 stop_server(self.servers[seat.index], [seat], grace=0)))
+            if seat.index < len(self.gates):
+                self._expelling.append(asyncio.get_running_loop().create_task(
+                    self.gates[seat.index].close()))
 
     @staticmethod
     def _stop_bot(seat: Seat) -> None:
@@ -202,19 +240,38 @@ class _Match:
 
     async def run(self) -> MatchResult:
         started = time.monotonic()
-        socket_dir = tempfile.mkdtemp(prefix="arena-")  # mkdtemp: mode 0700, private to us
-        os.chmod(socket_dir, 0o700)
-        log_dir = self.spec.work_dir or socket_dir
+        # Traversable, not listable: a process-level bot under a uid of its
+        # own reaches its seat's folder; "core" (the gRPC servers behind the
+        # gates) and the logs stay ours alone.
+        socket_dir = tempfile.mkdtemp(prefix="arena-")
+        os.chmod(socket_dir, 0o711)
+        core_dir = os.path.join(socket_dir, "core")
+        os.mkdir(core_dir, 0o700)
+        log_dir = self.spec.work_dir or core_dir
         os.makedirs(log_dir, exist_ok=True)
+        gate_events = GateEvents(identify=self._identify, flooded=self._gate_flooded,
+                                 intruder=self._gate_intruder, stranger=self._gate_stranger)
         try:
             addresses: list[tuple[str, str]] = []  # per seat: (address, the folder a sandbox mounts)
             for seat, service in zip(self.seats, self.services, strict=True):
                 seat_dir = os.path.join(socket_dir, f"seat{seat.index}")
                 os.mkdir(seat_dir, 0o700)
-                server, address = await start_server(service, self.spec.transport, seat_dir)
+                if self.spec.transport != "unix":
+                    server, address = await start_server(service, self.spec.transport, seat_dir)
+                    self.servers.append(server)
+                    addresses.append((address, seat_dir))
+                    continue
+                server, inner = await start_server(service, "unix", core_dir, f"seat{seat.index}.sock")
                 self.servers.append(server)
-                addresses.append((address, seat_dir))
-            await self._launch(addresses, log_dir)
+                public = os.path.join(seat_dir, "referee.sock")
+                gate = Gate(seat.index, public, inner.removeprefix("unix:"), gate_events, self._launched)
+                await gate.start()
+                self.gates.append(gate)
+                addresses.append((f"unix:{public}", seat_dir))
+            try:
+                await self._launch(addresses, log_dir)
+            finally:
+                self._launched.set()
             self._write_header()
             await self._await_connections()
             await self._send_match_start()
@@ -237,6 +294,7 @@ class _Match:
                             if seat.index not in self._closed]
             await asyncio.gather(*(stop_server(server, [seat]) for seat, server in open_servers),
                                  *self._expelling)
+            await asyncio.gather(*(gate.close() for gate in self.gates))
             for seat in self.seats:  # writes still queued for a stream that is gone
                 if seat.drainer is not None and not seat.drainer.done():
                     seat.drainer.cancel()
@@ -367,7 +425,10 @@ class _Match:
                if self.spec.seat_time else {}),
             "transport": self.spec.transport, "sandbox": [s.level for s in self.seats],
             "pause": [self.pacer.mechanism(s) for s in self.seats],
-        })
+        } | ({"sandbox_warning": warning} if (warning := sandbox_warning(s.level for s in self.seats))
+             else {}))
+        if warning:
+            log.warning("match %s: %s", self.spec.match_id, warning)
 
     # ------------------------------------------------------------------ messages
 

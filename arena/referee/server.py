@@ -205,10 +205,10 @@ class RefereeService:
 
 
 async def start_server(
-    service: RefereeService, transport: str, socket_dir: str
+    service: RefereeService, transport: str, socket_dir: str, name: str = "referee.sock"
 ) -> tuple[grpc.aio.Server, str]:
-    """Start one seat's server; returns it and the address its bot connects
-    to ("unix:<socket_dir>/referee.sock" or "127.0.0.1:<port>")."""
+    """Start one seat's server; returns it and its address ("unix:<socket_dir>/<name>"
+    or "127.0.0.1:<port>"). A match puts a gate (gate.py) in front of a unix one."""
     server = grpc.aio.server(options=[
         ("grpc.max_receive_message_length", TRANSPORT_LIMIT),
         ("grpc.max_send_message_length", SEND_LIMIT),
@@ -225,7 +225,7 @@ async def start_server(
             raise OSError("cannot bind a TCP port on 127.0.0.1")
         address = f"127.0.0.1:{port}"
     elif transport == "unix":
-        path = os.path.join(socket_dir, "referee.sock")
+        path = os.path.join(socket_dir, name)
         if not server.add_insecure_port(f"unix:{path}"):
             raise OSError(f"cannot bind unix socket {path}")
         address = f"unix:{path}"

@@ -7,6 +7,7 @@ back to the tournament coordinator, which alone writes the store.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -133,3 +134,24 @@ class MatchResult:
     duration: float                          # wall seconds
     replay_path: str = ""
     reason: str = "complete"                 # complete | max_deals | forfeit ...
+
+    @property
+    def sandbox_warning(self) -> str:
+        """Why this match's seats were not equally confined ("" if they were)."""
+        return sandbox_warning([s.sandbox for s in self.seats])
+
+
+def mixed_levels(levels: Iterable[str]) -> bool:
+    """True when process-level bots sat beside confined ones (bwrap, docker)."""
+    found = set(levels) - {"none"}
+    return "process" in found and len(found) > 1
+
+
+def sandbox_warning(levels: Iterable[str]) -> str:
+    """The loud line for a match whose seats ran at `levels` ("" if not mixed)."""
+    if not mixed_levels(levels):
+        return ""
+    found = sorted(set(levels) - {"none"})
+    return (f"WARNING: sandbox levels are mixed ({', '.join(found)}): the process-level bots "
+            "were less confined than the others and could reach more of the machine "
+            "(docs/sandbox.md, 'The process level')")

@@ -60,13 +60,9 @@ def _pause_text(mechanism: str) -> str:
 
 
 def mixed_levels_note(result: MatchResult) -> str:
-    """A warning when process-level bots played beside confined ones (they
-    could reach the confined bots' tokens and sockets: docs/sandbox.md)."""
-    levels = {s.sandbox for s in result.seats} - {"none"}
-    if "process" not in levels or len(levels) == 1:
-        return ""
-    return (f"note: sandbox levels are mixed ({', '.join(sorted(levels))}); the process-level bots "
-            "could reach the others' tokens and sockets (docs/sandbox.md)")
+    """A warning when process-level bots played beside confined ones
+    (MatchResult.sandbox_warning; docs/sandbox.md)."""
+    return result.sandbox_warning
 
 
 def _sees_notes(viewer: int | None, faulty: int) -> bool:

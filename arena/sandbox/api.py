@@ -11,6 +11,9 @@
     handle.cleanup()  # stop() + remove containers, cgroups and temp files; nothing is left behind
     handle.violations # list[str]: limits the sandbox enforced (pids, memory...), for the fault log
     handle.pauser     # freezer.Pauser: freeze()/thaw() the bot, its CPU seconds, .mechanism
+    handle.uid        # host uid the bot runs as if it is one of its own, else None
+    handle.reaches_others  # True if it can reach other seats' sockets (process level, no namespace)
+    handle.owns(pid, uid)  # is host process `pid` (uid `uid`) one of this bot's? (arena.sandbox.peers)
 
 `launch` is synchronous and quick (it returns once the process or container
 is started); `stop`/`cleanup` block up to `stop_grace` + a few seconds, so an
@@ -71,9 +74,12 @@ class Limits:
 class BotHandle(Protocol):
     level: str
     pid: int | None
+    uid: int | None
+    reaches_others: bool
     violations: list[str]
     pauser: Pauser
 
+    def owns(self, pid: int, uid: int) -> bool: ...
     def poll(self) -> int | None: ...
     def wait(self, timeout: float | None = None) -> int | None: ...
     def stop(self) -> None: ...

@@ -131,7 +131,11 @@ def launch_bwrap(bot: BotSpec, env: dict[str, str], socket_dir: str, log_path: s
     open_socket_to(socket_dir, env.get("ARENA_ADDRESS", ""))
     marker = uuid.uuid4().hex
     full_env = base_env("bwrap", marker) | dict(env)
+    uid = next_uid()
     argv = bwrap_argv(list(bot.argv), bot_dir=bot.path, socket_dir=socket_dir, limits=limits,
-                      uid=next_uid())
+                      uid=uid)
+    # With setpriv the host sees the bot as `uid`; without, a user namespace
+    # maps it back to the arena's user and only its process tree tells it apart.
+    own = uid if shutil.which("setpriv") is not None else None
     return spawn(argv, level="bwrap", cwd="/", env=full_env, log_path=log_path, limits=limits,
-                 marker=marker, nproc=True, watchdog=True)
+                 marker=marker, nproc=True, watchdog=True, uid=own)

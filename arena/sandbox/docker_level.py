@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from arena.sandbox import bot_images, freezer
+from arena.sandbox import bot_images, freezer, peers
 from arena.sandbox.api import Limits, SandboxError, SandboxUnavailable
 from arena.sandbox.botfile import BotSpec
 from arena.sandbox.bwrap import next_uid
@@ -196,6 +196,8 @@ class DockerHandle:
         self.limits = limits
         self.violations: list[str] = []
         self.pid: int | None = None
+        self.uid: int | None = None  # not the arena's: the container's user (BOT_USER)
+        self.reaches_others = False  # only its own socket folder is mounted
         self._exit: int | None = None
         self._exited = threading.Event()
         self._lock = threading.Lock()
@@ -225,6 +227,16 @@ class DockerHandle:
 
     def poll(self) -> int | None:
         return self._exit if self._exited.is_set() else None
+
+    def owns(self, pid: int, _uid: int) -> bool:
+        """True if host process `pid` runs in this container: in the pid
+        namespace of its init, or (where that cannot be read) its cgroup."""
+        if self.pid is None:
+            return False
+        try:
+            return os.stat(f"/proc/{pid}/ns/pid").st_ino == os.stat(f"/proc/{self.pid}/ns/pid").st_ino
+        except OSError:
+            return peers.in_cgroup_named(pid, str(self.container.id))
 
     def wait(self, timeout: float | None = None) -> int | None:
         self._exited.wait(timeout)

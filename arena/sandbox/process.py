@@ -27,13 +27,16 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
 
-from arena.sandbox import cgroups, freezer, rlimits
+from arena.sandbox import cgroups, freezer, peers, rlimits
 from arena.sandbox.api import Limits, SandboxError
 from arena.sandbox.botfile import BotSpec
 from arena.sandbox.logcap import CappedLog, pipe_chunks
 
 MARKER_VAR = "ARENA_SANDBOX_ID"
 WATCHDOG_PERIOD = 0.25  # seconds between two process counts
+# Where any user may create files that outlive their creator: a private
+# tmpfs each at the process level as root (`private_mounts`).
+SHARED_DIRS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
 
 
 def live_processes() -> Iterator[tuple[int, int, int]]:
@@ -91,9 +94,14 @@ class ProcessHandle:
 
     def __init__(self, *, level: str, popen: subprocess.Popen[bytes], log: CappedLog,
                  marker: str, limits: Limits, watchdog: bool, cgroup: cgroups.Cgroup | None,
-                 on_cleanup: Sequence[Callable[[], None]] = ()) -> None:
+                 on_cleanup: Sequence[Callable[[], None]] = (), uid: int | None = None,
+                 reaches_others: bool = False) -> None:
         self.level = level
+        self.reaches_others = reaches_others
         self.pid: int | None = popen.pid
+        # The host uid the bot runs as when it is one of its own (no other
+        # process has it), else None: it runs as the arena's own user.
+        self.uid = uid
         self.marker = marker
         self.limits = limits
         self.log = log
@@ -122,6 +130,16 @@ class ProcessHandle:
             return self._popen.wait(timeout)
         except subprocess.TimeoutExpired:
             return None
+
+    def owns(self, pid: int, uid: int) -> bool:
+        """True if process `pid` (of host uid `uid`) is this bot's (arena.sandbox.peers)."""
+        if self.uid is not None:
+            return uid == self.uid
+        # Its cgroup where it has one: a child that detached itself from the
+        # process tree is still in it (and cannot leave it unprivileged).
+        if self._cgroup is not None and peers.in_cgroup_named(pid, cgroups.group_name(self.marker)):
+            return True
+        return self.pid is not None and peers.descends_from(pid, self.pid)
 
     def stop(self) -> None:
         """SIGTERM to the group, `stop_grace` seconds, then SIGKILL to the group and
@@ -191,7 +209,8 @@ class ProcessHandle:
 
 def spawn(argv: Sequence[str], *, level: str, cwd: str, env: dict[str, str], log_path: str,
           limits: Limits, marker: str, nproc: bool, watchdog: bool,
-          on_cleanup: Sequence[Callable[[], None]] = ()) -> ProcessHandle:
+          on_cleanup: Sequence[Callable[[], None]] = (), uid: int | None = None,
+          reaches_others: bool = False) -> ProcessHandle:
     """Start `argv` in its own session with rlimits and a capped log."""
     table = rlimits.rlimit_table(limits, with_nproc=nproc)
     group = cgroups.create(cgroups.group_name(marker), limits)
@@ -224,7 +243,8 @@ def spawn(argv: Sequence[str], *, level: str, cwd: str, env: dict[str, str], log
     os.close(w)
     log = CappedLog(pipe_chunks(r), log_path, limits.log_bytes)
     return ProcessHandle(level=level, popen=popen, log=log, marker=marker, limits=limits,
-                         watchdog=watchdog, cgroup=group, on_cleanup=on_cleanup)
+                         watchdog=watchdog, cgroup=group, on_cleanup=on_cleanup, uid=uid,
+                         reaches_others=reaches_others)
 
 
 def _executable(cmd: str, cwd: str, env: dict[str, str]) -> bool:
@@ -236,12 +256,100 @@ def _executable(cmd: str, cwd: str, env: dict[str, str]) -> bool:
 
 def launch_process(bot: BotSpec, env: dict[str, str], socket_dir: str, log_path: str,
                    limits: Limits) -> ProcessHandle:
-    """The bot's `run` in its folder, with a private HOME/TMPDIR removed at cleanup."""
+    """The bot's `run` in its folder.
+
+    Run by root (with util-linux `unshare`), the bot gets a mount namespace
+    of its own (`private_mounts`) and no capabilities. Elsewhere it gets a
+    private HOME/TMPDIR removed at cleanup, and the machine's /tmp and
+    /dev/shm stay in its reach (docs/sandbox.md)."""
     if not bot.run:
         raise SandboxError(f"{bot.label}: bot.toml has no 'run' command; the process level needs one")
     marker = uuid.uuid4().hex
+    mounts = private_mounts(bot, socket_dir, limits)
+    if mounts is not None:
+        full_env = base_env("process", marker) | dict(env) | {"HOME": "/tmp", "TMPDIR": "/tmp"}
+        if not _executable(bot.argv[0], bot.path, full_env):
+            raise SandboxError(f"cannot start {bot.argv[0]!r} in {bot.path} (process level): "
+                               "no such executable (on PATH or in the bot's folder)")
+        return spawn([*mounts, *bot.argv], level="process", cwd=bot.path, env=full_env,
+                     log_path=log_path, limits=limits, marker=marker, nproc=False, watchdog=True)
     home = tempfile.mkdtemp(prefix=f"arena-{bot.name}-")
     full_env = base_env("process", marker) | dict(env) | {"HOME": home, "TMPDIR": home}
     return spawn(bot.argv, level="process", cwd=bot.path, env=full_env, log_path=log_path,
                  limits=limits, marker=marker, nproc=False, watchdog=True,
-                 on_cleanup=[partial(shutil.rmtree, home, ignore_errors=True)])
+                 on_cleanup=[partial(shutil.rmtree, home, ignore_errors=True)], reaches_others=True)
+
+
+# $1: tmpfs size in bytes; $2: the bot's folder (made read-only); $3: how many folders follow to hide; then those
+# folders, then the folders to show again (each at its own path), "--", the
+# command. Each folder shown again is opened (fd 3, 4, ...) before anything
+# is hidden and bound back from its fd; mount must not canonicalize the
+# /proc/self/fd path, which would name the new, empty folder.
+_PRIVATE_MOUNTS = r"""
+set -e
+size=$1; bot=$2; hide=$3; shift 3
+i=0; hidden=""
+while [ "$i" -lt "$hide" ]; do hidden="$hidden $1"; shift; i=$((i + 1)); done
+fd=3; shown=""
+while [ "$1" != "--" ]; do eval "exec $fd<\"\$1\""; shown="$shown $fd:$1"; fd=$((fd + 1)); shift; done
+shift
+for d in $hidden; do mount -t tmpfs -o "size=$size,mode=1777,nosuid,nodev" arena-private "$d"; done
+for entry in $shown; do
+  n=${entry%%:*}; d=${entry#*:}
+  mkdir -p "$d"
+  mount --no-canonicalize --bind "/proc/self/fd/$n" "$d"
+  eval "exec $n<&-"
+done
+mount --bind "$bot" "$bot"
+# Every other mount read-only (the bot stays uid 0 at this level, and uid 0
+# owns most of the system): what it writes can only go to the tmpfs above.
+awk '{ src = ""; for (i = 1; i <= NF; i++) if ($i == "-") src = $(i + 2); if (src != "arena-private") print $5 }' \
+  /proc/self/mountinfo | while read -r m; do
+  mount -o remount,bind,ro "$(printf '%b' "$m")" 2>/dev/null || true
+done
+cd "$bot"  # the working directory given at the start is the folder before the mounts
+exec "$@"
+"""
+
+
+def private_mounts_available() -> bool:
+    """Whether process-level bots get a mount namespace of their own here."""
+    return os.geteuid() == 0 and all(shutil.which(t) for t in ("unshare", "setpriv", "sh", "awk"))
+
+
+def private_mounts(bot: BotSpec, socket_dir: str, limits: Limits) -> list[str] | None:
+    """The argv prefix that runs a process-level bot in a mount namespace of
+    its own, or None where that cannot be done (not root, no `unshare`).
+
+    Inside, /tmp and /dev/shm are fresh size-capped tmpfs (whatever the bot
+    writes there dies with its last process: nothing is left on the host),
+    and so is the match's socket folder, in which only this seat's folder is
+    shown again: other seats' sockets are not there to replace or connect to.
+    Every other mount (the system, the bot's folder, the arena's files) is
+    read-only inside, as at the other levels.
+    The bot's folder and the arena's Python are shown again where they lay
+    under a hidden folder. `setpriv` then drops every capability (the bot
+    stays the arena's uid, but cannot undo the mounts, trace the referee or
+    override file modes)."""
+    if not private_mounts_available():
+        return None
+    unshare, setpriv, sh = shutil.which("unshare"), shutil.which("setpriv"), shutil.which("sh")
+    assert unshare is not None and setpriv is not None and sh is not None
+    match_dir = os.path.dirname(os.path.abspath(socket_dir))
+    hide = [d for d in (*SHARED_DIRS, match_dir) if os.path.isdir(d)]
+    # A folder under another hidden one is hidden with it (and would no longer be there to mount on).
+    hide = [d for d in hide if not any(d.startswith(h + "/") for h in hide)]
+    keep = [os.path.abspath(socket_dir), os.path.abspath(bot.path), *_python_dirs()]
+    shown = sorted({k for k in keep if any(k == h or k.startswith(h + "/") for h in hide)},
+                   key=len)
+    size = str(limits.tmpfs_mb * 1024 * 1024)
+    return [unshare, "--mount", "--propagation", "private", "--",
+            sh, "-c", _PRIVATE_MOUNTS, "arena-mounts", size, os.path.abspath(bot.path),
+            str(len(hide)), *hide, *shown, "--",
+            setpriv, "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+
+
+def _python_dirs() -> list[str]:
+    import arena
+    return [sys.prefix, sys.base_prefix, str(Path(sys.executable).resolve().parent),
+            str(Path(arena.__file__).resolve().parent)]

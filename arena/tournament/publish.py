@@ -47,6 +47,8 @@ def to_markdown(table: Table) -> str:
     lines = [f"# Leaderboard: {table.name}", "",
              (f"Rules: {_rules_text(table)}. {table.finished} of {table.planned} matches played"
               f" ({table.duplicate_sets} duplicate set(s) per table)."), ""]
+    if table.mixed_levels:
+        lines += [f"**{mixed_levels_text(table)}**", ""]
     lines.append("| " + " | ".join(title for _, title in COLUMNS) + " |")
     lines.append("|" + "|".join("---:" if k not in ("bot", "version", "sandbox") else "---"
                                 for k, _ in COLUMNS) + "|")
@@ -59,6 +61,12 @@ def to_markdown(table: Table) -> str:
         lines += ["", "Earlier versions (results kept apart, not rated above):", ""]
         lines += [f"- {_md(bot)} {_md(version)}: {n} matches" for bot, version, n in table.retired]
     return "\n".join(lines) + "\n"
+
+
+def mixed_levels_text(table: Table) -> str:
+    return (f"WARNING: {table.mixed_levels} of {table.finished} matches seated process-level bots "
+            "beside confined ones (bwrap, docker): those bots were less confined than their "
+            "opponents (docs/sandbox.md, 'The process level').")
 
 
 def _md(text: str) -> str:
@@ -85,6 +93,7 @@ def to_json(table: Table) -> str:
         "seed": None if table.seed is None else {
             "commitment": table.seed.commitment, "scheme": 'sha256("<salt>:<seed>")',
             "seed": table.seed.seed, "salt": table.seed.salt or None},
+        "matches_with_mixed_sandbox_levels": table.mixed_levels,
         "trueskill": {"mu": MU, "sigma": SIGMA, "beta": BETA, "tau": TAU,
                       "draw_probability": DRAW_PROBABILITY},
         "rows": [asdict(row) for row in table.rows],
@@ -115,6 +124,8 @@ def to_html(table: Table) -> str:
         items = "".join(f"<li>{html.escape(b)} {html.escape(v)}: {n} matches</li>"
                         for b, v, n in table.retired)
         retired = f"<h2>Earlier versions</h2><p>Results kept apart.</p><ul>{items}</ul>"
+    warning = (f'<p class="warning"><strong>{html.escape(mixed_levels_text(table))}</strong></p>\n'
+               if table.mixed_levels else "")
     title = html.escape(f"Leaderboard: {table.name}")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{title}</title>
@@ -124,12 +135,13 @@ table {{ border-collapse: collapse; }}
 th, td {{ border: 1px solid #ccc; padding: 4px 8px; text-align: right; }}
 td:nth-child(2), td:nth-child(3), td:last-child {{ text-align: left; }}
 th {{ background: #f0f0f0; }}
+.warning {{ color: #a00; }}
 </style></head>
 <body>
 <h1>{title}</h1>
 <p>Rules: {html.escape(_rules_text(table))}. {table.finished} of {table.planned} matches played
 ({table.duplicate_sets} duplicate set(s) per table).</p>
-<table>
+{warning}<table>
 <thead><tr>{head}</tr></thead>
 <tbody>
 {body}

@@ -57,6 +57,9 @@ class Table:
     retired: tuple[tuple[str, str, int], ...]   # (bot, version, finished matches) of old versions
     # The tournament seed's commitment, and the seed once revealed (secrecy.py).
     seed: SeedDisclosure | None = None
+    # Finished matches that seated process-level bots beside confined ones
+    # (MatchResult.sandbox_warning): said loudly wherever the table is shown.
+    mixed_levels: int = 0
 
 
 def current_field(config: TournamentConfig, store: Store) -> list[BotRow]:
@@ -109,6 +112,7 @@ def build(config: TournamentConfig, store: Store, reveal: bool = False) -> Table
         name=config.name, rules=config.rules_dict(), duplicate_sets=config.duplicate_sets,
         planned=len(planned), finished=len(rows), rows=tuple(out), retired=tuple(retired),
         seed=disclose(store, config.seed, bool(planned) and len(rows) == len(planned), reveal),
+        mixed_levels=sum(1 for r in rows if r.result is not None and r.result.sandbox_warning),
     )
 
 
@@ -124,6 +128,7 @@ def _stats(bot_id: int, rows: list[MatchRow]) -> dict[str, Any]:
     matches = wins = place_sum = deals = deal_score_sum = auctions = made = 0
     faults: Counter[str] = Counter()
     sandboxes: Counter[str] = Counter()
+    mixed = 0
     for row in rows:
         assert row.result is not None
         for seat_no, player in enumerate(row.bot_ids):
@@ -134,6 +139,7 @@ def _stats(bot_id: int, rows: list[MatchRow]) -> dict[str, Any]:
             wins += seat.place == 1
             place_sum += seat.place
             sandboxes[seat.sandbox] += 1
+            mixed += bool(row.result.sandbox_warning)
             for kind, count in seat.faults:
                 faults[kind] += count
             if not earned_deals(seat):
@@ -153,7 +159,8 @@ def _stats(bot_id: int, rows: list[MatchRow]) -> dict[str, Any]:
         "made_percent": round(100 * made / auctions, 1) if auctions else None,
         "timeouts": faults["timeout"], "crashes": faults["crash"],
         "illegal": faults["illegal"], "malformed": faults["malformed"],
-        "sandbox": "/".join(sorted(sandboxes)) if sandboxes else "-",
+        "sandbox": ("/".join(sorted(sandboxes)) if sandboxes else "-")
+        + (f" (WARNING: mixed levels in {mixed} match{'es' if mixed != 1 else ''})" if mixed else ""),
     }
 
 

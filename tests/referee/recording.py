@@ -3,32 +3,33 @@ bot receives: a bot folder that runs the recorder, and its record read back."""
 
 from __future__ import annotations
 
-import struct
+import base64
 from pathlib import Path
 
+from arena.referee.spec import MatchResult
+from arena.sandbox.api import Limits
 from arena.sandbox.botfile import BotSpec, load_bot
+
+# A whole match's messages fit in the log (base64 lines; default 1 MB).
+LIMITS = Limits(log_bytes=64 * 1024 * 1024)
 
 RECORDER = Path(__file__).resolve().parents[1] / "bots" / "recorder" / "bot.py"
 
 
-def recorder(folder: Path, out: Path, mode: str) -> BotSpec:
-    """A bot folder whose command runs the recorder, writing to `out`."""
+def recorder(folder: Path, mode: str) -> BotSpec:
+    """A bot folder whose command runs the recorder, recording on its log
+    (run its match with `limits=LIMITS` and a `work_dir`, so the log is kept)."""
     folder.mkdir(parents=True)
     (folder / "bot.toml").write_text(
         f'name = "recorder"\nversion = "1.0.0"\nlanguage = "python"\n'
-        f'run = ["python3", "{RECORDER}", "arena-fault-bot", "{out}", "{mode}"]\n'
+        f'run = ["python3", "{RECORDER}", "arena-fault-bot", "-", "{mode}"]\n'
     )
     return load_bot(folder)
 
 
-def read_messages(path: Path) -> list[bytes]:
-    """Every message the recorder wrote to `path`, in the order received."""
-    data = path.read_bytes()
-    out: list[bytes] = []
-    i = 0
-    while i < len(data):
-        (n,) = struct.unpack(">I", data[i:i + 4])
-        out.append(data[i + 4:i + 4 + n])
-        i += 4 + n
-    assert i == len(data), f"{path}: truncated record"
-    return out
+def read_messages(result: MatchResult, seat: int) -> list[bytes]:
+    """Every message the recorder of `seat` received, in order (from its log)."""
+    path = Path(result.seats[seat].log_path)
+    lines = path.read_text().splitlines()
+    assert not any("log truncated" in line for line in lines), f"{path}: truncated record"
+    return [base64.b64decode(line[4:]) for line in lines if line.startswith("REC ")]

@@ -38,7 +38,7 @@ from arena.referee.replay import read_replay
 from arena.wire import codec
 from arena.wire.codec import pb
 
-from .recording import read_messages, recorder
+from .recording import LIMITS, read_messages, recorder
 
 pytestmark = pytest.mark.slow
 
@@ -190,20 +190,19 @@ def test_no_message_carries_a_card_the_seat_may_not_know(
     preset: str, options: dict[str, object], tmp_path: Path
 ) -> None:
     players = int(options.get("players", 3))  # type: ignore[call-overload]
-    outs = [tmp_path / f"seat{s}.bin" for s in range(players)]
-    bots = tuple(recorder(tmp_path / f"bot{s}", outs[s], "random") for s in range(players))
+    bots = tuple(recorder(tmp_path / f"bot{s}", "random") for s in range(players))
     replay = tmp_path / "match.jsonl"
     result = run_match(MatchSpec(
         match_id=f"wire-{preset}", bots=bots, seed=23, rules_preset=preset,
         rules_options=tuple(options.items()), sandbox="process", work_dir=str(tmp_path),
-        replay_path=str(replay), time_control=TimeControl(per_move=5.0, bank=30.0),
+        replay_path=str(replay), time_control=TimeControl(per_move=5.0, bank=30.0), limits=LIMITS,
     ))
     assert [s.status for s in result.seats] == ["ok"] * players
     assert all(n == 0 for s in result.seats for _, n in s.faults)
     states, actions = engine_states(replay)
     assert states[-1].is_over
     for seat in range(players):
-        messages = read_messages(outs[seat])
+        messages = read_messages(result, seat)
         kinds = [pb.RefereeMessage.FromString(m).WhichOneof("body") for m in messages]
         assert kinds[0] == "match_start" and kinds[-1] == "match_end"
         assert check_seat(seat, messages, states, actions) == result.seats[seat].decisions
@@ -301,15 +300,14 @@ def test_permuting_hidden_cards_changes_no_byte_before_they_show(
         assert sorted(deal["hands"][0]) == sorted(base["hands"][0])
         fixed_first_deal(monkeypatch, deal)
         work = tmp_path / f"run{run}"
-        outs = [work / f"seat{s}.bin" for s in range(3)]
-        bots = tuple(recorder(work / f"bot{s}", outs[s], "passive") for s in range(3))
+        bots = tuple(recorder(work / f"bot{s}", "passive") for s in range(3))
         result = run_match(MatchSpec(
             match_id="wire-permuted", bots=bots, seed=31, rules_preset=preset,
             rules_options=(*options.items(), ("max_deals", 1)), sandbox="process",
-            work_dir=str(work), time_control=TimeControl(per_move=5.0, bank=30.0),
+            work_dir=str(work), time_control=TimeControl(per_move=5.0, bank=30.0), limits=LIMITS,
         ))
         assert [s.status for s in result.seats] == ["ok"] * 3
-        recordings.append(read_messages(outs[0]))
+        recordings.append(read_messages(result, 0))
 
     a, b = recordings
     cut, fine = assert_same_bytes_until_a_new_card(a, b, set(base["hands"][0]), 0)
@@ -358,15 +356,14 @@ def test_a_declined_redeal_offer_changes_no_byte_for_the_other_seats(
     for run, deal in enumerate([OFFER_DEAL, other]):
         fixed_first_deal(monkeypatch, deal)
         work = tmp_path / f"run{run}"
-        outs = [work / f"seat{s}.bin" for s in range(3)]
-        bots = tuple(recorder(work / f"bot{s}", outs[s], "passive") for s in range(3))
+        bots = tuple(recorder(work / f"bot{s}", "passive") for s in range(3))
         result = run_match(MatchSpec(
             match_id="wire-offer", bots=bots, seed=31, rules_preset="estonian",
             rules_options=(("max_deals", 1),), sandbox="process",
-            work_dir=str(work), time_control=TimeControl(per_move=5.0, bank=30.0),
+            work_dir=str(work), time_control=TimeControl(per_move=5.0, bank=30.0), limits=LIMITS,
         ))
         assert [s.status for s in result.seats] == ["ok"] * 3
-        recordings.append([read_messages(o) for o in outs])
+        recordings.append([read_messages(result, s.seat) for s in result.seats])
 
     def offered(messages: list[bytes]) -> bool:
         return any("redeal" in pb.RefereeMessage.FromString(m).decision.legal_texts
@@ -417,16 +414,15 @@ def test_a_lottery_guess_changes_no_byte_for_the_others_until_the_pick(
     recordings: list[list[list[bytes]]] = []
     for run, colour in enumerate(["red", "black"]):
         work = tmp_path / f"run{run}"
-        outs = [work / f"seat{s}.bin" for s in range(4)]
-        bots = tuple(recorder(work / f"bot{s}", outs[s], f"lottery:{colour if s == first else 'red'}")
+        bots = tuple(recorder(work / f"bot{s}", f"lottery:{colour if s == first else 'red'}")
                      for s in range(4))
         result = run_match(MatchSpec(
             match_id="wire-lottery", bots=bots, seed=seed, rules_preset="finnish",
             rules_options=(("players", 4), ("max_deals", 1)), sandbox="process",
-            work_dir=str(work), time_control=TimeControl(per_move=5.0, bank=30.0),
+            work_dir=str(work), time_control=TimeControl(per_move=5.0, bank=30.0), limits=LIMITS,
         ))
         assert [s.status for s in result.seats] == ["ok"] * 4
-        recordings.append([read_messages(o) for o in outs])
+        recordings.append([read_messages(result, s.seat) for s in result.seats])
 
     for seat in (organiser, second, game.dealer):
         a, b = recordings[0][seat], recordings[1][seat]

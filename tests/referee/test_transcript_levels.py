@@ -23,11 +23,12 @@ def result(*levels: str) -> MatchResult:
 ])
 def test_no_note_when_no_process_level_bot_sits_beside_a_confined_one(levels: tuple[str, ...]) -> None:
     assert mixed_levels_note(result(*levels)) == ""
-    assert not any(line.startswith("note:") for line in result_lines(result(*levels)))
+    assert not any(line.startswith("WARNING:") for line in result_lines(result(*levels)))
+    assert result(*levels).sandbox_warning == ""
 
 
 def test_a_process_level_bot_beside_confined_ones_is_noted() -> None:
     lines = list(result_lines(result("process", "docker", "bwrap")))
-    notes = [line for line in lines if line.startswith("note:")]
-    assert notes == ["note: sandbox levels are mixed (bwrap, docker, process); the process-level "
-                     "bots could reach the others' tokens and sockets (docs/sandbox.md)"]
+    notes = [line for line in lines if line.startswith("WARNING:")]
+    assert notes == [result("process", "docker", "bwrap").sandbox_warning]
+    assert notes[0].startswith("WARNING: sandbox levels are mixed (bwrap, docker, process)")

@@ -22,6 +22,7 @@ import pytest
 from arena.referee import MatchResult, MatchSpec, TimeControl, run_match
 from arena.sandbox.api import Limits
 from arena.sandbox.botfile import BotSpec, load_bot
+from arena.sandbox.process import private_mounts_available
 
 from .conftest import level_params
 
@@ -29,6 +30,12 @@ pytestmark = pytest.mark.slow
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 STRONG = ("bwrap", "docker")  # levels where every attack must fail
+
+
+def confined(level: str) -> bool:
+    """The bot reaches no other seat's socket nor the referee's files: bwrap,
+    docker, and the process level in a mount namespace of its own (as root)."""
+    return level in STRONG or (level == "process" and private_mounts_available())
 
 
 @dataclass
@@ -106,11 +113,18 @@ def leftovers(root: Path) -> list[str]:
     return found
 
 
-def adversary(root: Path, attack: str, config: dict[str, object]) -> BotSpec:
+def adversary(root: Path, attack: str, config: dict[str, object],
+              packages: tuple[str, ...] = ()) -> BotSpec:
+    """The attack's bot folder; `packages` (pure Python, importable here) are
+    copied in, for levels whose image lacks them (docker)."""
     folder = root / "bots" / attack
     folder.mkdir(parents=True)
     for shared in ("adversary.py", "reach.py"):
         shutil.copy(HERE / "adversaries" / shared, folder / shared)
+    for name in packages:
+        module = __import__(name)
+        shutil.copytree(Path(module.__file__).parent, folder / name,
+                        ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(HERE / "adversaries" / f"{attack}.py", folder / "bot.py")
     (folder / "attack.json").write_text(json.dumps(config))
     (folder / "bot.toml").write_text(
@@ -127,7 +141,7 @@ def random_bot(root: Path) -> BotSpec:
 
 
 def play(root: Path, level: str, attack: str, listener: Listener | None = None,
-         extra: dict[str, object] | None = None) -> Played:
+         extra: dict[str, object] | None = None, packages: tuple[str, ...] = ()) -> Played:
     root.mkdir(parents=True, exist_ok=True)
     os.chmod(root, 0o755)
     other = random_bot(root)
@@ -145,7 +159,7 @@ def play(root: Path, level: str, attack: str, listener: Listener | None = None,
             "other seat log": str(work / f"{match_id}-seat1-random.log"),
         },
     } | (extra or {})
-    bot = adversary(root, attack, config)
+    bot = adversary(root, attack, config, packages)
     spec = MatchSpec(
         match_id=match_id, bots=(bot, other, other), seed=3, sandbox=level,
         rules_options=(("max_deals", 2),), replay_path=str(root / "replay.jsonl"),
@@ -253,6 +267,10 @@ def test_other_files_and_processes_are_invisible(tmp_path: Path, level: str) -> 
     if level in STRONG:
         assert all(v.startswith("failed") for v in reads.values()), reads
         assert int(visible.split()[0]) < 20  # its own pid namespace
+    elif confined(level):  # process level, own mounts: files hidden; /proc shared, the referee's environ not
+        files = ("other bot", "other bot folder", "replay", "referee work dir", "other seat log",
+                 "referee environ")
+        assert all(reads[k].startswith("failed") for k in files), reads
     else:
         assert reads["other bot"].startswith("ok")  # process level: not stopped
 
@@ -267,6 +285,9 @@ def test_stolen_tokens_do_not_get_a_seat(tmp_path: Path, level: str) -> None:
     (reach,) = p.attacks("sockets")
     if level in STRONG:
         assert found == "found 0 other tokens" and reach == "0 other sockets"
+    elif confined(level):  # process level, own mounts: the tokens of other process-level bots
+        # are in /proc, but not their sockets, and its own socket refuses them
+        assert reach == "0 other sockets" and all(u == "refused" for u in uses), uses
     else:  # process level: tokens and sockets in reach, but the seats were taken
         assert reach == "2 other sockets" and len(uses) == 3 * int(found.split()[1])
 
@@ -309,7 +330,7 @@ def test_a_stream_flood_before_hello_locks_no_one_out(tmp_path: Path, level: str
     expelled for flooding. The others connect and play."""
     p = play(tmp_path, level, "stream_flood", extra={"when": "start", "seconds": 4.0})
     (reach,) = p.attacks("reach")
-    if level in STRONG:
+    if confined(level):
         assert reach == "0 other sockets"
         assert_others_unharmed(p)
         assert p.attacker.status == "forfeit" and p.attacker.decisions == 0
@@ -331,7 +352,7 @@ def test_a_stream_flood_while_playing_costs_the_flooder_its_seat(tmp_path: Path,
     p = play(tmp_path, level, "stream_flood", extra={"when": "playing", "seconds": 4.0})
     assert_others_unharmed(p)
     assert p.attacks("reach"), p.log[-2000:]
-    if level in STRONG:
+    if confined(level):
         assert p.attacker.status == "forfeit" and p.attacker.decisions >= 1
         assert dict(p.attacker.faults)["malformed"] == 1
         assert any("(flooding)" in line for line in p.attacker.fault_log)

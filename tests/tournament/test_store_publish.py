@@ -9,7 +9,7 @@ import pytest
 from arena.referee.spec import MatchSpec
 from arena.sandbox.botfile import load_bot
 from arena.tournament.progress import format_duration, render
-from arena.tournament.publish import FILES, publish, to_html
+from arena.tournament.publish import FILES, publish, to_html, to_markdown
 from arena.tournament.standings import Row, Table
 from arena.tournament.store import Store, StoreError, result_from_json, result_to_json
 from tournament.tournament_fakes import fake_run_match
@@ -109,6 +109,21 @@ def test_bot_supplied_text_is_inert_in_markdown_and_csv(tmp_path: Path) -> None:
     import csv
     cells = list(csv.reader((tmp_path / "out" / "leaderboard.csv").read_text().splitlines()))
     assert cells[1][cells[0].index("version")].startswith("'=1+2")
+
+
+def test_mixed_sandbox_levels_are_said_loudly_in_every_format(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    table = Table(name="t", rules={"preset": "standard"}, duplicate_sets=1, planned=6, finished=6,
+                  rows=(row(1, "a"),), retired=(), mixed_levels=2)
+    publish(table, tmp_path / "out")
+    md = (tmp_path / "out" / "leaderboard.md").read_text()
+    assert "**WARNING: 2 of 6 matches seated process-level bots beside confined ones" in md
+    assert json.loads((tmp_path / "out" / "leaderboard.json").read_text())[
+        "matches_with_mixed_sandbox_levels"] == 2
+    assert '<p class="warning"><strong>WARNING: 2 of 6 matches' in to_html(table)
+    quiet = replace(table, mixed_levels=0)
+    assert "WARNING" not in to_markdown(quiet) and "WARNING" not in to_html(quiet)
 
 
 def test_progress_line() -> None:

@@ -4,6 +4,9 @@
 
 OUT_FILE gets each received message as a 4-byte big-endian length and the
 raw bytes exactly as they came off the wire (no record without OUT_FILE).
+OUT_FILE "-" writes each one to stdout instead, as a line "REC <base64>":
+at the process level as root a bot's /tmp is its own and dies with it
+(docs/sandbox.md), so the test reads the record from the bot's log.
 `random` (default) plays a legal action chosen by a generator seeded from
 ARENA_SEED, to visit many situations; `passive` passes when it may and
 otherwise plays the first legal action: a function of its own view only.
@@ -12,6 +15,7 @@ may and guesses COLOUR.
 Not a misbehaving bot: tests/referee/test_hidden_on_wire.py uses it.
 """
 
+import base64
 import os
 import random
 import struct
@@ -39,10 +43,14 @@ def choose(request: fb.pb.DecisionRequest) -> fb.pb.Action:
 
 
 def main() -> None:
-    out = open(out_path, "wb") if out_path else None  # noqa: SIM115 - open for the whole match
+    to_log = out_path == "-"
+    out = open(out_path, "wb") if out_path and not to_log else None  # noqa: SIM115 - open for the whole match
     conn = fb.Connection(fb.token(), raw=True)
     try:
         for data in conn.responses:
+            if to_log:
+                sys.stdout.write("REC " + base64.b64encode(data).decode() + "\n")
+                sys.stdout.flush()
             if out is not None:
                 out.write(struct.pack(">I", len(data)) + data)
                 out.flush()
