@@ -25,6 +25,13 @@ def levels() -> None:
 
             imgs = [i for i in (PYTHON_IMAGE, NODE_IMAGE, SHELL_IMAGE) if docker_level.image_present(i)]
             detail = f" (images: {', '.join(imgs) or 'none; run `arena sandbox build-images`'})"
+        if level == "process":
+            from arena.sandbox.process import private_mounts_available
+
+            detail = (" (a mount namespace of its own per bot: private /tmp and /dev/shm)"
+                      if private_mounts_available() else
+                      " (not root: the bots share the machine's /tmp and the referee's user; "
+                      "docs/sandbox.md)")
         typer.echo(f"{level:8} {state}{detail}")
     typer.echo(f"auto     -> {have[0] if have else 'none'} (for a bot that can run there)")
 

@@ -19,7 +19,7 @@ from arena.referee import MatchSpec, TimeControl, run_match
 from arena.sandbox.botfile import BotSpec, load_bot
 from arena.wire.codec import pb
 
-from .recording import read_messages, recorder
+from .recording import LIMITS, read_messages, recorder
 from .test_hidden_on_wire import assert_same_bytes_until_a_new_card, fixed_first_deal, permuted
 
 pytestmark = pytest.mark.slow
@@ -27,14 +27,21 @@ pytestmark = pytest.mark.slow
 STDIO = Path(__file__).resolve().parents[1] / "bots" / "stdio"
 
 
-def stdio_recorder(folder: Path, out: Path) -> BotSpec:
+def stdio_recorder(folder: Path) -> BotSpec:
+    """The stdio test bot, recording every line it reads on its log."""
     shutil.copytree(STDIO, folder)
     toml = folder / "bot.toml"
-    run = json.dumps(["python3", "bot.py", "passive", str(out)])
+    run = json.dumps(["python3", "bot.py", "passive", "-"])
     text = toml.read_text().replace('run = "python3 bot.py passive"', f"run = {run}")
     # Named as the gRPC recorder: every seat's name is in MatchStart.
     toml.write_text(text.replace('name = "stdio-test"', 'name = "recorder"'))
     return load_bot(folder)
+
+
+def stdio_record(log: Path) -> bytes:
+    """The lines the stdio bot recorded on its log, as it read them."""
+    return b"".join(line[4:] for line in log.read_bytes().splitlines(keepends=True)
+                    if line.startswith(b"REC "))
 
 
 def as_bytes(lines: bytes) -> list[bytes]:
@@ -66,18 +73,16 @@ def test_a_stdio_bot_reads_what_a_grpc_bot_gets_and_nothing_hidden(
                                          (base, False)]):
         fixed_first_deal(monkeypatch, deal)
         work = tmp_path / f"run{run}"
-        outs = [work / f"seat{s}.rec" for s in range(3)]
-        first = (stdio_recorder(work / "bot0", outs[0]) if stdio
-                 else recorder(work / "bot0", outs[0], "passive"))
-        bots = (first, *(recorder(work / f"bot{s}", outs[s], "passive") for s in (1, 2)))
+        first = stdio_recorder(work / "bot0") if stdio else recorder(work / "bot0", "passive")
+        bots = (first, *(recorder(work / f"bot{s}", "passive") for s in (1, 2)))
         result = run_match(MatchSpec(
             match_id="wire-stdio", bots=bots, seed=31, rules_preset=preset,
             rules_options=(("max_deals", 1),), sandbox="process", work_dir=str(work),
-            time_control=TimeControl(per_move=5.0, bank=30.0),
+            time_control=TimeControl(per_move=5.0, bank=30.0), limits=LIMITS,
         ))
         assert [s.status for s in result.seats] == ["ok"] * 3, result.seats
-        received.append(as_bytes(outs[0].read_bytes()) if stdio
-                        else canonical(read_messages(outs[0])))
+        received.append(as_bytes(stdio_record(Path(result.seats[0].log_path))) if stdio
+                        else canonical(read_messages(result, 0)))
 
     on_stdio, permuted_stdio, on_grpc = received
     assert len(on_grpc) > 10

@@ -79,8 +79,10 @@ startup = 30.0
     python4 = copy_bot(RANDOM_B, tmp_path / "p4", "p4", run="python4 bot.py")
     silent = copy_bot(RANDOM_B, tmp_path / "silent", "silent")
     (silent / "bot.py").write_text("print('hello, I never connect')\n")
-    shutil.copy(ROOT / "tests" / "bots" / "faultbot.py", tmp_path / "faultbot.py")
     illegal = copy_bot(ROOT / "tests" / "bots" / "illegal", tmp_path / "illegal", "illegal")
+    # In its own folder: a process-level bot run by root sees nothing of /tmp
+    # but its folder (docs/sandbox.md), so not a faultbot.py beside it.
+    shutil.copy(ROOT / "tests" / "bots" / "faultbot.py", illegal / "faultbot.py")
     for bot, reason in ((python4, "python4"), (silent, "connect"), (illegal, "legality")):
         proc = cli("bot", "add", folder, bot)
         assert proc.returncode == 2, (bot, proc.stdout, proc.stderr)

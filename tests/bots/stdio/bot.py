@@ -8,7 +8,9 @@ Modes: `passive` passes when it may, else plays the first legal action;
 JSON (not JSON; an unknown field; a line over 64 KiB; bytes that are not
 UTF-8; an action text that does not parse), then plays as `passive`;
 `crash` exits with status 3 at decision 3; `slow` sleeps 2 s before its
-first answer. With OUT_FILE, every line received is appended to it, as is.
+first answer. With OUT_FILE, every line received is appended to it, as is;
+OUT_FILE "-" writes each one to stderr (the bot's log) as "REC <line>"
+(a process-level bot's /tmp is its own as root: docs/sandbox.md).
 """
 
 import json
@@ -16,7 +18,8 @@ import sys
 import time
 
 mode = sys.argv[1]
-out = open(sys.argv[2], "ab") if len(sys.argv) > 2 else None  # noqa: SIM115 - whole match
+to_log = len(sys.argv) > 2 and sys.argv[2] == "-"
+out = open(sys.argv[2], "ab") if len(sys.argv) > 2 and not to_log else None  # noqa: SIM115 - whole match
 
 
 def send(line: bytes) -> None:
@@ -42,6 +45,9 @@ for raw in sys.stdin.buffer:
     if out is not None:
         out.write(raw)
         out.flush()
+    if to_log:
+        sys.stderr.buffer.write(b"REC " + raw)
+        sys.stderr.buffer.flush()
     msg = json.loads(raw)
     if "decision" not in msg:
         continue
