@@ -64,6 +64,8 @@ async def play_people(spec: MatchSpec, people: dict[int, str], host: str, port: 
     def ready(links: list[tuple[HumanSeat, str]]) -> None:
         for seat, url in links:
             typer.echo(f"seat {seat.seat} ({seat.name}): open {url}")
+        if host in ("0.0.0.0", "::"):
+            typer.echo(f"(--host {host}: from another machine, put this machine's address in the link)")
         typer.echo("the match starts when every person has opened their link (Ctrl-C stops)")
         if open_page and len(links) == 1 and can_open_browser():
             webbrowser.open(links[0][1])
