@@ -167,12 +167,18 @@ class SignalPauser(Pauser):
     def __init__(self, pid: int, cpu: CpuClock | None = None) -> None:
         super().__init__(cpu)
         self.pid = pid
+        self._stopped: list[int] = []  # the tree as it was stopped
 
     def _set(self, frozen: bool) -> bool:
         sig = signal.SIGSTOP if frozen else signal.SIGCONT
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, sig)
-        for pid in process_tree(self.pid):
+        # A stopped tree cannot fork: the thaw continues the processes the
+        # freeze stopped, without walking /proc again (the walk is most of
+        # the cost). A release walks it anyway, in case a freeze was cut short.
+        if frozen or self.released or not self._stopped:
+            self._stopped = process_tree(self.pid)
+        for pid in self._stopped:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, sig)
         return frozen

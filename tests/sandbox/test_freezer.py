@@ -10,11 +10,14 @@ is a CPU count that does not grow over a pause, not a duration.
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from arena.cli import app
 from arena.sandbox import cgroups, freezer, launch
 from arena.sandbox.api import BotHandle, Limits
 
@@ -135,7 +138,10 @@ def test_stale_frozen_group_of_a_dead_owner_is_removed(tmp_path: Path) -> None:
         if pauser.mechanism not in (freezer.CGROUP_V1, freezer.CGROUP_V2):
             pytest.skip("no cgroup freezer here")
         pauser.freeze()
-        assert cgroups.remove_stale() >= 1
+        done = CliRunner().invoke(app, ["sandbox", "cleanup"])  # as a user runs it
+        assert done.exit_code == 0, done.output
+        stale = re.search(r"(\d+) stale cgroup", done.output)
+        assert stale is not None and int(stale.group(1)) >= 1, done.output
         assert child.wait(10) == -9
         assert not any(d.exists() for d in group.dirs)
     finally:
