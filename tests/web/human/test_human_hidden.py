@@ -146,7 +146,7 @@ def test_permuting_hidden_cards_changes_no_byte_the_browser_gets(
         client = BrowserClient("passive")
         work = tmp_path / f"run{run}"
         # Passive bots (pass where they may): a function of their own view only.
-        passive = tuple(recorder(work / f"bot{s}", work / f"seat{s}.bin", "passive") for s in (1, 2))
+        passive = tuple(recorder(work / f"bot{s}", "passive") for s in (1, 2))
         result = _play(preset, {"max_deals": 1}, passive, work, client, seed=31)
         assert [s.status for s in result.seats] == ["ok"] * 3
         recordings.append(client.frames)
