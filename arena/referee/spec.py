@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from arena.referee.hosted import HOSTED_LEVEL
 from arena.sandbox.api import Limits
 from arena.sandbox.botfile import BotSpec
 
@@ -142,8 +143,9 @@ class MatchResult:
 
 
 def mixed_levels(levels: Iterable[str]) -> bool:
-    """True when process-level bots sat beside confined ones (bwrap, docker)."""
-    found = set(levels) - {"none"}
+    """True when process-level bots sat beside confined ones (bwrap, docker).
+    A person's seat (the hosted level) is no bot: it confines nothing either way."""
+    found = set(levels) - {"none", HOSTED_LEVEL}
     return "process" in found and len(found) > 1
 
 
@@ -151,7 +153,7 @@ def sandbox_warning(levels: Iterable[str]) -> str:
     """The loud line for a match whose seats ran at `levels` ("" if not mixed)."""
     if not mixed_levels(levels):
         return ""
-    found = sorted(set(levels) - {"none"})
+    found = sorted(set(levels) - {"none", HOSTED_LEVEL})
     return (f"WARNING: sandbox levels are mixed ({', '.join(found)}): the process-level bots "
             "were less confined than the others and could reach more of the machine "
             "(docs/sandbox.md, 'The process level')")

@@ -53,6 +53,7 @@ def test_a_person_plays_a_whole_match_by_clicking(browser: Any, run_arena: Any, 
     assert f"you finished {['first', 'second', 'third'][places[0] - 1]}" in result
     assert "alice" in result and "greedy" in result and "random" in result
     assert re.search(r"seat 0 alice@human: -?\d+ +\[ok\] +\d+ decisions, .*no faults; sandbox human", out)
+    assert "levels are mixed" not in out  # a person's seat is no less confined bot
     # Every click was a legal action (the referee counted no fault), and each one decision.
     human_actions = [a for a in rep.actions if a["seat"] == 0]
     assert len(human_actions) == seen["sent"] == seen["clicks"] > 0
