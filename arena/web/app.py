@@ -111,6 +111,8 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
     `warm`: build each tournament's rating table and placings in background
     threads now, rather than at the first visit (`arena serve` does)."""
     web = Web(sources if sources is not None else catalog(paths), environment())
+    for name in web.env.list_templates():
+        web.env.get_template(name)  # compiled now, not at a first visitor's request
     if warm:
         for item in web.sources.tournaments.values():
             threading.Thread(target=pages.warm, args=(item,), daemon=True,

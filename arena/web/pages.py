@@ -181,11 +181,14 @@ def rating_chart(series: list[tuple[str, list[tuple[int, float]]]], width: int =
 
     lines = []
     for i, (name, pts) in enumerate(series):
-        # Many matches: keep every point's value but draw at most ~300 dots.
+        # Many matches: the line through at most ~600 points and ~300 dots
+        # with their values (a page stays small; the last point is always kept).
+        step = max(1, math.ceil(len(pts) / 600))
+        drawn = pts[::step] + ([pts[-1]] if (len(pts) - 1) % step else [])
         every = max(1, math.ceil(len(pts) / 300))
         lines.append({
             "name": name, "color": _COLORS[i % len(_COLORS)],
-            "points": " ".join(f"{x(s):.1f},{y(v):.1f}" for s, v in pts),
+            "points": " ".join(f"{x(s):.1f},{y(v):.1f}" for s, v in drawn),
             "dots": [{"x": round(x(s), 1), "y": round(y(v), 1), "label": f"{name}: {v:.2f} after match {s}"}
                      for j, (s, v) in enumerate(pts) if j % every == 0 or j == len(pts) - 1],
         })

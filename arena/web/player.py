@@ -65,7 +65,10 @@ def player_data(replay: Replay, viewer: int | None,
     trick: dict[str, Any] | None = None
     deal_index: int | None = None
     deals_before = 0
-    for game, rec in (replay_states(replay) if states is None else states):
+    # Every position first (the engine applies each action once; a damaged
+    # replay fails here, before anything is built).
+    seq = list(replay_states(replay) if states is None else states)
+    for index, (game, rec) in enumerate(seq):
         view = table_view(game, viewer)
         finished = len(game.deals)
         if finished > deals_before and pending is not None:
@@ -83,14 +86,8 @@ def player_data(replay: Replay, viewer: int | None,
         seat = int(rec["seat"])
         if viewer is not None and seat != viewer and game.private_offer and rec["action"] == "pass":
             continue  # declined where only that seat could see the offer
-        try:
-            action = parse_action(str(rec["action"]))
-            after = game.apply(action)
-        except ValueError as exc:
-            # As replay_states says it: the file's line and the action.
-            i = len(replay.actions) and replay.actions.index(rec)
-            where = f":{replay.action_lines[i]}" if i < len(replay.action_lines) else ""
-            raise ReplayError(f"{replay.path}{where}: action {rec.get('n')}: {exc}") from None
+        action = parse_action(str(rec["action"]))  # replay_states applied it: it parses
+        after = seq[index + 1][0]
         shown_to = seat if viewer is None else viewer
         after_obs = after.observation(shown_to).as_mapping()
         text = action_event(seat, action, shown_to, after_obs, game.deal_number).text

@@ -88,7 +88,8 @@ def all_cards_view(state: GameState) -> View:
     observations, the hands and the face-down talon from the state itself,
     a face-down given card or lottery guess from the seat that knows it."""
     n = state.players
-    obs = [state.observation(s).to_dict() for s in range(n)]
+    # Read-only mappings, not copies: a view is serialised, never changed.
+    obs = [state.observation(s).as_mapping() for s in range(n)]
     view = seat_view(obs[0])
     view["viewer"] = None
     # A private offer (RULES.md §6) is hidden from the other seats' to_act.
@@ -121,4 +122,4 @@ def table_view(state: GameState, viewer: int | None) -> View:
     """The view of `state` for seat `viewer`, or all cards when it is None."""
     if viewer is None:
         return all_cards_view(state)
-    return seat_view(state.observation(viewer).to_dict())
+    return seat_view(state.observation(viewer).as_mapping())
