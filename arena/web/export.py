@@ -57,8 +57,8 @@ def replay_html(path: Path, *, urls: StaticUrls | None = None, t: Tournament | N
                 title: str = "") -> str:
     """The self-contained player page of one replay file; ReplayError if it
     cannot be read or re-played."""
+    inline = {"all": inline_json(player_json(path, None))}  # first: it checks the whole file
     seats = seats_of(path)
-    inline = {"all": inline_json(player_json(path, None))}
     for seat in range(seats):
         inline[str(seat)] = inline_json(player_json(path, seat))
     env = environment()
