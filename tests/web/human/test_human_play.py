@@ -84,6 +84,11 @@ def test_an_illegal_action_sent_by_hand_is_refused_and_recorded(
     page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone
     page.goto(url.group(1))
     page.wait_for_selector("#status.turn", timeout=60_000)
+    # The status names the seat to act, from the observation the request carried.
+    assert page.locator("#seat-page").get_attribute("data-to-act") == "0"
+    status = page.locator("#status").inner_text()
+    assert re.fullmatch(r"seat 0 \(\S+\) to act: your turn"
+                        r"( \(last: seat [12] \((greedy|random)\) — \S.*\))?", status), status
     assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     seq = page.locator("#seat-page").get_attribute("data-seq")
     legal = page.locator("#seat-page").get_attribute("data-legal") or ""

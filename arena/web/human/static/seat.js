@@ -21,7 +21,8 @@ const LABELS = {
 let state;
 function reset() {
   state = { names: [], start: null, obs: null, view: null, decision: null, deadline: null, answered: null,
-            end: null, deals: [], log: [], selected: new Set(), choice: null, amount: null, closed: "" };
+            end: null, deals: [], log: [], selected: new Set(), choice: null, amount: null, closed: "",
+            last: null };
 }
 reset();
 
@@ -84,6 +85,8 @@ function handle(frame) {
 }
 
 function addEvent(ev) {
+  // The latest action the stream reported: who acted last, for the status line.
+  if (ev.kind === "action" && ev.seat !== undefined && ev.seat !== null) state.last = ev;
   if (ev.text) state.log.push(ev.text);
   else if (ev.cards && ev.cards.length) state.log.push(`${ev.kind}: ${ev.cards.join(" ")}`);
 }
@@ -243,6 +246,8 @@ function renderResult() {
   box.append(p);
 }
 
+function seatName(s) { return `seat ${s} (${state.names[s] || "?"})`; }
+
 function ordinal(n) { return n === 1 ? "first" : n === 2 ? "second" : n === 3 ? "third" : `${n}th`; }
 
 function render() {
@@ -253,11 +258,18 @@ function render() {
   page.dataset.legal = mine ? d.legal_texts.join("|") : "";
   const status = $("status");
   status.className = mine ? "turn" : "";
+  // Who acts, as far as this seat's stream says: a decision's observation
+  // names the seat to act (this one); between decisions the stream carries
+  // nothing until the next message, so the page names the last seat whose
+  // action it was told of, never a guess.
+  const toAct = mine && d.observation.to_act !== undefined ? Number(d.observation.to_act) : null;
+  page.dataset.toAct = toAct === null ? "" : String(toAct);
+  const last = state.last ? `last: ${seatName(state.last.seat)} — ${state.last.text.replace(/^seat \d+: /, "")}` : "";
   status.textContent = state.end ? "the match is over"
     : state.closed ? state.closed
-    : mine ? "your turn"
-    : state.answered ? `sent: ${state.answered} — waiting for the other players`
-    : state.start ? "waiting for the other players" : "waiting for the match to start";
+    : mine ? `${seatName(toAct === null ? Number(page.dataset.seat) : toAct)} to act: your turn${last ? " (" + last + ")" : ""}`
+    : state.answered ? `sent: ${state.answered} — the other players act`
+    : state.start ? `the other players act${last ? " (" + last + ")" : ""}` : "waiting for the match to start";
   const controls = renderControls();
   if (state.view) {
     const view = { ...state.view };
