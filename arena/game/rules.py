@@ -67,6 +67,32 @@ _INTS: dict[str, int] = {"max_deals": 1, "barrel_threshold": 0, "redeal_penalty"
 
 
 @dataclass(frozen=True)
+class OptionKind:
+    """What values one rules option takes, for forms built from the engine's
+    own list (the lobby's create-game form) rather than a copy of it."""
+
+    name: str
+    kind: str                          # "bool", "choice", "int" or "conditions"
+    choices: tuple[object, ...] = ()   # "choice": the values; "conditions": the redeal conditions
+    minimum: int = 0                   # "int": the least value allowed
+
+
+def option_kinds() -> tuple[OptionKind, ...]:
+    """Every option of Rules (but `preset`), in field order, with its kind."""
+    out = []
+    for name in Rules.option_names():
+        if name in _BOOLS:
+            out.append(OptionKind(name, "bool"))
+        elif name in _CHOICES:
+            out.append(OptionKind(name, "choice", _CHOICES[name]))
+        elif name in _INTS:
+            out.append(OptionKind(name, "int", minimum=_INTS[name]))
+        else:  # redeal, the only option of several values
+            out.append(OptionKind(name, "conditions", REDEAL_CONDITIONS))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
 class Rules:
     """Every option of RULES.md §2 (plus the sub-options §3-§4 need)."""
 

@@ -17,6 +17,7 @@ import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from dataclasses import replace as dc_replace
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,7 @@ class LobbyGame:
     options: dict[str, object]
     seats: list[SeatChoice]
     seed: int
+    human_time: TimeControl = HUMAN_TIME    # the clock of its people's seats
     creator_secret: str = field(default_factory=lambda: secrets.token_urlsafe(24))
     humans: list[HumanSeat] = field(default_factory=list)
     status: str = "waiting"            # waiting | playing | finished | failed
@@ -95,8 +97,10 @@ class Lobby:
 
     # ------------------------------------------------------------ creating
 
-    def create(self, preset: str, options: dict[str, object], seats: list[SeatChoice]) -> LobbyGame:
-        """A new game; GameError if its rules or seats are not playable."""
+    def create(self, preset: str, options: dict[str, object], seats: list[SeatChoice],
+               per_move: float | None = None) -> LobbyGame:
+        """A new game; GameError if its rules or seats are not playable.
+        `per_move`: seconds per move of its people's seats (None: the server's)."""
         from arena.referee.match import MatchSetupError, build_rules
 
         if not any(s.kind == PERSON for s in seats):
@@ -108,7 +112,9 @@ class Lobby:
             if s.kind != PERSON and s.name not in self.config.bots:
                 raise GameError(f"no bot {s.name!r} on this server (bots: {', '.join(self.config.bots)})")
         game = LobbyGame(id=secrets.token_hex(4), preset=preset, options=options, seats=seats,
-                         seed=secrets.randbelow(2**63))
+                         seed=secrets.randbelow(2**63),
+                         human_time=self.config.human_time if per_move is None
+                         else dc_replace(self.config.human_time, per_move=per_move))
         try:
             build_rules(self._spec(game))
         except (MatchSetupError, ValueError) as exc:
@@ -168,7 +174,7 @@ class Lobby:
             loop = asyncio.get_running_loop()
             keys = {h.seat: register_host(h.play, loop) for h in game.humans}
             try:
-                spec = human_spec(self._spec(game), game.humans, keys, self.config.human_time)
+                spec = human_spec(self._spec(game), game.humans, keys, game.human_time)
                 from arena.referee.match import play_match
 
                 game.result = await play_match(spec)

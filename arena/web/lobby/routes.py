@@ -1,7 +1,9 @@
 """The lobby's pages (Starlette routes).
 
-    GET  /lobby                       games, people's records, the form to create a game
-    POST /lobby/games                 create one (preset, target, options, seats)
+    GET  /lobby[?preset=P]            games, people's records, the form to create a game
+                                      (its rule controls set to preset P's values)
+    POST /lobby/games                 create one (preset, rule controls, options text,
+                                      per-move time of the people's seats, seats)
     GET  /lobby/game/{id}             the game: seats, status, result; its creator
                                       (a cookie) also sees the join links and may start it
     POST /lobby/game/{id}/start       start now, a bot in each seat nobody took
@@ -22,6 +24,7 @@ from starlette.templating import Jinja2Templates
 
 from arena.game import Rules
 from arena.web.human.routes import error_page
+from arena.web.lobby import form as create_form
 from arena.web.lobby.games import PERSON, GameError, Lobby, LobbyGame, SeatChoice
 
 log = logging.getLogger("arena.web.lobby")
@@ -58,23 +61,29 @@ def lobby_routes(lobby: Lobby) -> list[BaseRoute]:
         return lobby.games.get(str(request.path_params["game"]))
 
     async def index(request: Request) -> Response:
+        preset = request.query_params.get("preset", "standard")
+        if preset not in PRESETS:
+            return error_page(request, 404, f"No preset {preset[:40]!r} (presets: {', '.join(PRESETS)}).")
         return TEMPLATES.TemplateResponse(request, "lobby.html", {
             "games": lobby.store.games(), "people": lobby.store.people(), "bots": sorted(lobby.config.bots),
-            "presets": PRESETS, "max_seats": MAX_SEATS,
+            "presets": PRESETS, "max_seats": MAX_SEATS, "preset": preset,
+            "controls": create_form.controls(preset), "prefix": create_form.PREFIX,
+            "mark": create_form.MARK, "per_move": lobby.config.human_time.per_move,
+            "per_move_max": create_form.PER_MOVE_MAX,
         })
 
     async def create(request: Request) -> Response:
-        form = await _form(request)
-        if form is None:
+        fields = await _form_lists(request)
+        if fields is None:
             return error_page(request, 413, "The form is too large.")
+        form = {k: v[0] for k, v in fields.items()}
         try:
             preset = str(form.get("preset", "standard"))
             if preset not in PRESETS:
                 raise GameError(f"preset {preset[:40]!r}: expected one of {', '.join(PRESETS)}")
-            options = parse_options(str(form.get("options", "")))
-            target = str(form.get("target", ""))
-            if target:
-                options["target"] = int(target) if target.isdigit() else target
+            options = create_form.options_from_controls(preset, fields)
+            options.update(parse_options(str(form.get("options", ""))))  # the advanced fallback wins
+            per_move = create_form.per_move(str(form.get("per_move", "")))
             players = Rules.preset(preset).replace(**options).players
             seats = []
             for i in range(players):
@@ -86,7 +95,7 @@ def lobby_routes(lobby: Lobby) -> list[BaseRoute]:
                     seats.append(SeatChoice("bot", choice))
                 else:
                     raise GameError(f"seat {i}: choose a person or a bot")
-            game = lobby.create(preset, options, seats)
+            game = lobby.create(preset, options, seats, per_move=per_move)
         except (GameError, ValueError) as exc:
             return error_page(request, 400, f"The game cannot be created: {exc}")
         response = RedirectResponse(f"/lobby/game/{game.id}", status_code=303)
@@ -144,8 +153,13 @@ def lobby_routes(lobby: Lobby) -> list[BaseRoute]:
 async def _form(request: Request) -> dict[str, str] | None:
     """An url-encoded form (what the lobby's pages post), first value of each
     field; None if it is over FORM_LIMIT bytes."""
+    fields = await _form_lists(request)
+    return None if fields is None else {k: v[0] for k, v in fields.items()}
+
+
+async def _form_lists(request: Request) -> dict[str, list[str]] | None:
+    """As _form, every value of each field (a group of checkboxes posts several)."""
     body = await request.body()
     if len(body) > FORM_LIMIT:
         return None
-    fields = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
-    return {k: v[0] for k, v in fields.items()}
+    return parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)

@@ -36,7 +36,9 @@ def _create(page: Any, base: str, seats: list[tuple[str, str]], options: str) ->
     for i, (choice, name) in enumerate(seats):
         page.select_option(f"select[name=seat{i}]", choice)
         page.fill(f"input[name=name{i}]", name)
-    page.fill("input[name=options]", options)
+    if options:
+        page.click("#create details summary")  # the advanced text field
+        page.fill("input[name=options]", options)
     page.click("#create-go")
     page.wait_for_selector("#links a.join")  # the game's page, loaded
     assert re.search(r"/lobby/game/[0-9a-f]+$", page.url)
@@ -134,6 +136,7 @@ def test_bad_lobby_input_is_an_error_page_not_a_traceback(
     proc, base = _lobby(run_arena, tmp_path)
     page = browser.new_context().new_page()
     page.goto(f"{base}/lobby")
+    page.click("#create details summary")
     page.fill("input[name=options]", "colour=blue")
     page.click("#create-go")
     assert "The game cannot be created" in page.locator("#error-message").inner_text()
@@ -164,3 +167,74 @@ def test_stopping_the_server_mid_game_fails_the_game_cleanly(
     assert code in (0, 130), err  # not a crash of the interpreter (a half shut gRPC)
     db = sqlite3.connect(tmp_path / "lobby" / "lobby.sqlite")
     assert db.execute("SELECT status, error FROM games").fetchall() == [("failed", "the server stopped")]
+
+
+def test_rule_controls_come_from_the_engine_and_are_checked_by_the_server(
+    browser: Any, run_arena: Any, tmp_path: Path
+) -> None:
+    """The form's controls are the engine's options set to the chosen
+    preset's values; what they post is the game's rules; the per-move time
+    is the people's clock; bad values are an error page naming the field."""
+    import html
+    import json
+
+    from arena.game import Rules
+    from arena.game.rules import option_kinds
+
+    proc, base = _lobby(run_arena, tmp_path)
+    page = browser.new_context().new_page()
+    page.goto(f"{base}/")  # the web app's index links to the lobby it serves
+    page.click("#lobby-link a")
+    page.wait_for_url(f"{base}/lobby")
+    shown = page.locator("#rule-options .option").evaluate_all(
+        "els => els.map(e => [e.dataset.option, e.dataset.kind])")
+    assert shown == [[k.name, k.kind] for k in option_kinds()]
+    # Another preset: the form reloads with its values.
+    page.select_option("#preset", "czech")
+    page.wait_for_url("**/lobby?preset=czech")
+    czech = Rules.preset("czech")
+    assert page.locator("select[name=opt_blind]").input_value() == czech.blind
+    assert page.locator("input[name=opt_golden_horse]").is_checked() == czech.golden_horse
+    assert page.locator("input[name=opt_bolts]").is_checked() == czech.bolts
+    redeal = page.locator("input[name=opt_redeal]:checked").evaluate_all("els => els.map(e => e.value)")
+    assert tuple(redeal) == czech.redeal
+    # Change some options with the controls; one more with the text field.
+    page.locator("input[name=opt_golden_horse]").set_checked(not czech.golden_horse)
+    page.select_option("select[name=opt_blind]", "finnish")
+    page.fill("input[name=opt_max_deals]", "3")
+    page.fill("#per-move", "30")
+    page.select_option("select[name=seat0]", "person")
+    page.fill("input[name=name0]", "dora")
+    page.click("#create-go")
+    page.wait_for_selector("#links a.join")
+    db = sqlite3.connect(tmp_path / "lobby" / "lobby.sqlite")
+    rules = json.loads(db.execute("SELECT rules FROM games").fetchone()[0])
+    assert rules == {"preset": "czech", "options": {
+        "blind": "finnish", "golden_horse": str(not czech.golden_horse).lower(), "max_deals": "3"}}
+    # The person's clock: 30 s per move plus the server's bank (120 s).
+    link = page.locator("#links a.join").first.get_attribute("href")
+    seat = browser.new_context().new_page()
+    seat.goto(link)
+    seat.wait_for_selector("#status.turn", timeout=60_000)
+    minutes, seconds = map(int, re.fullmatch(r"(\d+):(\d\d) left",  # type: ignore[union-attr]
+                                             seat.locator("#clock").inner_text()).groups())
+    assert 120 < 60 * minutes + seconds <= 150
+    seat.close()
+    # Bad values, posted past the browser's own checks: the server says which.
+    for fields, words in (({"per_move": "0"}, "per-move time '0'"),
+                          ({"per_move": "abc"}, "per-move time 'abc'"),
+                          ({"opt_max_deals": "0"}, "option 'max_deals'"),
+                          ({"opt_blind": "purple"}, "option 'blind'"),
+                          ({"opt_redeal": "sometimes"}, "option 'redeal'")):
+        form = {"preset": "standard", "controls": "1", "seat0": "person", "name0": "x",
+                "seat1": "random", "seat2": "greedy", "per_move": "20",
+                **{f"opt_{c}": v for c, v in Rules.preset("standard").options_text().items()
+                   if v not in ("true", "false") and c != "redeal"}}
+        form.update(fields)
+        response = page.request.post(f"{base}/lobby/games", form=form, max_redirects=0)
+        assert response.status == 400, fields
+        body = html.unescape(response.text())
+        assert "The game cannot be created" in body and words in body, (fields, body)
+        assert "Traceback" not in body
+    assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1  # none of them was created
+    proc.stop()
