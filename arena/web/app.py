@@ -118,8 +118,11 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
             threading.Thread(target=pages.warm, args=(item,), daemon=True,
                              name=f"warm {item.name}").start()
 
+    # `arena serve --lobby` adds the lobby's routes: the index then links to it.
+    lobby = any(getattr(r, "path", "") == "/lobby" for r in extra_routes)
+
     def index(request: Request) -> Response:
-        return web.render(request, "index.html", items=pages.index(web.sources))
+        return web.render(request, "index.html", items=pages.index(web.sources), lobby=lobby)
 
     def tournament(request: Request) -> Response:
         t = web.tournament(request.path_params["t"])

@@ -37,6 +37,7 @@ def error_of(text: str) -> str:
 def test_index_and_tournament_page(client: TestClient) -> None:
     r = client.get("/")
     assert r.status_code == 200 and 'href="/t/demo/"' in r.text
+    assert 'id="lobby-link"' not in r.text  # no lobby served (arena serve without --lobby)
     r = client.get("/t/demo/")
     assert r.status_code == 200
     assert 'data-count="finished">6<' in r.text
