@@ -23,7 +23,9 @@ every connection the gate:
    sends in answer to what the referee sends; a bot that sends more than
    CONTROL_BASE + CONTROL_PER_CHUNK per chunk the referee wrote to it (an
    honest gRPC client sends about two, mostly WINDOW_UPDATE), more PINGs
-   than PING_BASE + PING_PER_CHUNK per chunk (honest: under ten a match),
+   than PING_BASE + PING_PER_CHUNK per chunk (honest: under ten a match
+   from gRPC's C core; grpc-go's flow-control estimate sends one on DATA
+   whenever the last one was answered, so up to one per chunk),
    or more than CONTINUATION_LIMIT CONTINUATION or SETTINGS_LIMIT SETTINGS
    frames (honest: none, and one or two), over all its connections, floods the referee's transport (each such frame costs the
    referee CPU that the other seats' clocks pay for): `flooded`.
@@ -57,7 +59,10 @@ CONTROL_PER_CHUNK = 4
 CONTINUATION_LIMIT = 16
 SETTINGS_LIMIT = 16
 PING_BASE = 32
-PING_PER_CHUNK = 0.25
+# One per chunk, not fewer: grpc-go (the Go sample bot) pings on every DATA
+# frame it reads while no ping of its is unanswered (its BDP estimate), and
+# an answer comes in a later chunk than the DATA that prompted the ping.
+PING_PER_CHUNK = 1.0
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 _DATA, _SETTINGS, _PING, _CONTINUATION = 0x0, 0x4, 0x6, 0x9
 _ACK = 0x1
