@@ -334,7 +334,13 @@ def test_a_stream_flood_before_hello_locks_no_one_out(tmp_path: Path, level: str
         assert reach == "0 other sockets"
         assert_others_unharmed(p)
         assert p.attacker.status == "forfeit" and p.attacker.decisions == 0
+        # Whichever count passes its limit first expels it: the listener's
+        # streams refused before a Hello, or the gate's frames that carry no
+        # message (each silent stream is a HEADERS frame); which one depends
+        # on how fast the referee refuses under the machine's load.
         assert any("streams that the referee refused (flooding)" in line
+                   or ("HTTP/2 frames that carry no message" in line and "HEADERS" in line
+                       and line.endswith("(flooding)"))
                    for line in p.attacker.fault_log), p.attacker.fault_log
     else:
         # Process level: the other seats' sockets are in reach (trusted bots
