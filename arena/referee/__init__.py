@@ -5,7 +5,9 @@
 
 `run_match` is the blocking worker entry point (module level, picklable:
 process pools and Dask ship it by reference); `play_match` is the same as a
-coroutine. See match.py (flow, faults, forfeits), server.py (connections and
+coroutine. See match.py (flow, faults, forfeits, setup and teardown), loop.py (the game
+loop), decide.py (one decision and its faults), messages.py (match start,
+deal results, match end), rulechoice.py (the rules a spec plays), server.py (connections and
 tokens), seats.py (clocks), events.py (what each seat is told), replay.py
 (the JSON Lines replay and re-playing it), spec.py (the values in and out).
 """

@@ -33,96 +33,45 @@ import secrets
 import shutil
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
-from google.protobuf.message import DecodeError
-
-from arena.game import Rules, new_game
-from arena.game.actions import Action, Bid, Pass, Play
-from arena.referee import events
+from arena.game import Rules
+from arena.referee.decide import default_action
 from arena.referee.gate import Gate, GateEvents
 from arena.referee.launch import seat_level, start_bot
+from arena.referee.loop import GameLoop, _view
+from arena.referee.messages import PROTOCOL_VERSION
 from arena.referee.pondering import Pacer
 from arena.referee.replay import REPLAY_VERSION, ReplayWriter
-from arena.referee.seats import DISCONNECTED, Oversized, Seat
+from arena.referee.rulechoice import MatchSetupError, RulesChoiceError, build_rules
+from arena.referee.seats import DISCONNECTED, Seat
 from arena.referee.secrecy import bot_seed, new_key
-from arena.referee.server import (
-    INBOX_LIMIT,
-    MESSAGE_LIMIT,
-    RefereeService,
-    Refusals,
-    start_server,
-    stop_server,
-)
-from arena.referee.spec import (
-    GONE_BEFORE,
-    GONE_CLOSED,
-    GONE_EXITED,
-    DealSummary,
-    MatchResult,
-    MatchSpec,
-    SeatResult,
-    sandbox_warning,
-)
+from arena.referee.server import RefereeService, Refusals, start_server, stop_server
+from arena.referee.spec import DealSummary, MatchResult, MatchSpec, SeatResult, sandbox_warning
 from arena.sandbox.api import SandboxError, SandboxUnavailable
-from arena.wire import codec
-from arena.wire.codec import pb
 
 log = logging.getLogger("arena.referee")
 
-PROTOCOL_VERSION = 2
-
-
-# Actions whose text is public and that reveal nothing private to anyone.
-_QUIET = (Bid, Pass, Play)
-
-
-class MatchSetupError(ValueError):
-    """The spec cannot be played (bad rules, wrong number of bots, no sandbox)."""
-
-
-class RulesChoiceError(MatchSetupError):
-    """The spec's rules cannot be played: `part` says which part of the
-    choice is wrong ("preset", "option" or "players"), so that a command
-    line can name the flag that chose it."""
-
-    def __init__(self, message: str, part: str) -> None:
-        super().__init__(message)
-        self.part = part
-
-
-def build_rules(spec: MatchSpec) -> Rules:
-    """The spec's rules; RulesChoiceError if they cannot be played."""
-    try:
-        rules = Rules.preset(spec.rules_preset)
-    except ValueError as exc:
-        raise RulesChoiceError(str(exc), "preset") from None
-    if spec.rules_options:
-        try:
-            rules = rules.replace(**dict(spec.rules_options))
-        except ValueError as exc:
-            raise RulesChoiceError(str(exc), "option") from None
-    if len(spec.bots) != rules.players:
-        raise RulesChoiceError(
-            f"the rules need {rules.players} players, the match has {len(spec.bots)} bots", "players")
-    return rules
+# Kept importable from here: the names callers used before the split.
+__all__ = [
+    "PROTOCOL_VERSION",
+    "MatchSetupError",
+    "RulesChoiceError",
+    "_view",
+    "build_rules",
+    "default_action",
+    "play_match",
+    "run_match",
+    "start_bot",
+]
 
 
 def run_match(spec: MatchSpec) -> MatchResult:
     """Play one match to the end (blocking). Module-level so process pools
     and Dask can pickle it."""
     return asyncio.run(play_match(spec))
-
-
-def default_action(legal: Sequence[Action]) -> Action:
-    """What a faulty or forfeited seat plays: pass where legal (it takes on
-    nothing), else the first legal action in the engine's sorted order."""
-    for a in legal:
-        if isinstance(a, Pass):
-            return a
-    return legal[0]
 
 
 async def play_match(spec: MatchSpec) -> MatchResult:
@@ -134,7 +83,8 @@ async def play_match(spec: MatchSpec) -> MatchResult:
     return await match.run()
 
 
-class _Match:
+
+class _Match(GameLoop):
     def __init__(self, spec: MatchSpec, rules: Rules) -> None:
         self.spec = spec
         self.rules = rules
@@ -229,12 +179,6 @@ class _Match:
                 self._expelling.append(asyncio.get_running_loop().create_task(
                     self.gates[seat.index].close()))
 
-    @staticmethod
-    def _stop_bot(seat: Seat) -> None:
-        """Stop the seat's bot now, off the event loop (a stop can wait for
-        the bot's grace period); `_stop_all` cleans up after it at the end."""
-        if seat.handle is not None:
-            asyncio.get_running_loop().run_in_executor(None, seat.handle.stop)
 
     # ------------------------------------------------------------------ setup / teardown
 
@@ -430,248 +374,6 @@ class _Match:
         if warning:
             log.warning("match %s: %s", self.spec.match_id, warning)
 
-    # ------------------------------------------------------------------ messages
-
-    @staticmethod
-    def _with_pending(seat: Seat, msg: pb.RefereeMessage, part: pb.DealResult | pb.MatchEnd) -> bytes:
-        """`msg` for this seat: `part` (inside `msg`) carries the seat's pending
-        events, which happened before it (protocol minor version 2)."""
-        pending, seat.pending = seat.pending, []
-        if not pending:
-            return msg.SerializeToString()
-        del part.events[:]
-        part.events.extend(codec.events_of(pending))  # once a deal: cheaper than keeping both forms
-        data = msg.SerializeToString()
-        del part.events[:]
-        return data
-
-    def _broadcast_deal(self, result: pb.DealResult) -> None:
-        """Post a deal result to every playing seat, each with its own pending
-        events. Not awaited: the seats' drain tasks write it (seats.Seat.post)."""
-        msg = pb.RefereeMessage(deal_result=result)
-        for seat in self.seats:
-            if seat.playing:
-                seat.post(self._with_pending(seat, msg, msg.deal_result))
-
-    async def _send_match_start(self) -> None:
-        rules_pb = codec.rules_to_pb(self.rules.preset, self.rules.options_text())
-        infos = [pb.SeatInfo(seat=s.index, name=s.bot.name, version=s.bot.version) for s in self.seats]
-        for seat in self.seats:
-            if seat.playing:
-                tc = seat.time_control  # its own (a person's may differ from the bots')
-                msg = pb.RefereeMessage(match_start=pb.MatchStart(
-                    protocol_version=PROTOCOL_VERSION, match_id=self.spec.match_id, seat=seat.index,
-                    seats=infos, rules=rules_pb, time_control=pb.TimeControl(
-                        per_move_s=tc.per_move, bank_s=tc.bank, increment_s=tc.increment,
-                        startup_s=tc.startup),
-                ))
-                seat.post(msg.SerializeToString())
-
-    async def _send_match_end(self, result: MatchResult) -> None:
-        end = pb.MatchEnd(
-            totals=[s.total for s in result.seats], places=[s.place for s in result.seats],
-            statuses=[s.status for s in result.seats], reason=result.reason,
-        )
-        msg = pb.RefereeMessage(match_end=end)
-        for seat in self.seats:
-            if seat.alive:
-                seat.post(self._with_pending(seat, msg, msg.match_end))
-        await asyncio.gather(*(s.flush() for s in self.seats))
-
-    # ------------------------------------------------------------------ the game
-
-    def _observe(self, game: Any) -> list[Mapping[str, Any] | None]:
-        return [_view(game, s.index) if s.playing else None for s in self.seats]
-
-    def _observe_after(self, game: Any, action: Action, before: Mapping[str, Any] | None,
-                       obs: list[Mapping[str, Any] | None]) -> tuple[list[Mapping[str, Any] | None], bool]:
-        """Observations after `action`, and whether the action was quiet.
-        Always fresh for the seat to act next. A quiet action (a bid, pass or
-        play that leaves the deal and phase unchanged) tells no seat anything
-        private (RULES.md §6: such actions are public), so the other seats'
-        views are then not rebuilt: their events come from the public action
-        alone, and what `events.after_events` compares (deal, talon) has not
-        changed for anyone."""
-        nxt = game.to_act
-        if (nxt is not None and before is not None and self.seats[nxt].playing
-                and isinstance(action, _QUIET)):
-            probe = _view(game, nxt)
-            if probe["phase"] == before["phase"] and probe["deal_number"] == before["deal_number"]:
-                out = list(obs)
-                out[nxt] = probe
-                return out, True
-        return self._observe(game), False
-
-    async def _play(self) -> Any:
-        game = new_game(self.rules, seed=self.spec.seed)
-        obs = self._observe(game)
-        # Events wait in seat.pending and ride with the seat's next message
-        # (DecisionRequest.events, or inside a DealResult / MatchEnd).
-        for seat, o in zip(self.seats, obs, strict=True):
-            if o is not None:
-                seat.pending.extend(codec.event_field(events.after_events({}, o)))
-        n_deals = 0
-        while not game.is_over:
-            actor = game.to_act
-            assert actor is not None  # a game that is not over has a seat to act
-            legal = game.legal_actions()
-            seat = self.seats[actor]
-            # Fresh: computed when this seat became the one to act.
-            before_obs = obs[actor] if seat.playing else None
-            cpu0 = await self.pacer.turn(seat) if seat.playing else None
-            action, fault, line, elapsed = await self._decide(seat, before_obs, legal)
-            cpu = await self.pacer.answered(seat, cpu0)
-            # The trick's cards and winner are public facts, the same from any
-            # seat's view: take them from the actor's view before the action.
-            ref = before_obs
-            if ref is None and isinstance(action, Play):
-                ref = game.observation(actor).to_dict()
-            trick = events.completed_trick(ref, actor, action) if ref is not None else None
-            deal_number = game.observation(actor).deal_number if ref is None else ref["deal_number"]
-            # Declining an offer made because of a hidden hand is private
-            # (RULES.md §6): only the actor hears of its `pass`.
-            private = isinstance(action, Pass) and game.private_offer
-            game = game.apply(action)
-            if self.replay.active:
-                self.replay.write({
-                    "type": "action", "n": self.n_actions, "deal": deal_number,
-                    "seat": actor, "action": str(action), "time": round(elapsed, 6),
-                    "cpu": None if cpu is None else round(cpu, 6), "fault": fault, "note": line,
-                })
-            self.n_actions += 1
-            new_obs, quiet = self._observe_after(game, action, before_obs, obs)
-            # Serialized once for every seat that sees the same events.
-            shared = events.public_events(actor, action, deal_number, trick)
-            shared_bytes = codec.event_field(shared) if shared is not None else None
-            for s, before, after in zip(self.seats, obs, new_obs, strict=True):
-                if (before is None or after is None or not s.playing
-                        or (private and s.index != actor)):
-                    continue
-                s.pending.extend(shared_bytes if shared_bytes is not None else codec.event_field(
-                    events.seat_events(before, after, s.index, actor, action, trick)))
-            deals = game.deals
-            while n_deals < len(deals):
-                summary = _deal_summary(deals[n_deals], len(self.deals) + 1)
-                n_deals += 1
-                self.deals.append(summary)
-                self.replay.write({"type": "deal", **asdict(summary)})
-                self._broadcast_deal(_deal_pb(summary))
-            for s, before, after in () if quiet else zip(self.seats, obs, new_obs, strict=True):
-                if before is None or after is None or before is after or not s.playing:
-                    continue
-                s.pending.extend(codec.event_field(events.after_events(before, after)))
-            obs = new_obs
-        return game
-
-    async def _decide(
-        self, seat: Seat, obs: Mapping[str, Any] | None, legal: Sequence[Action]
-    ) -> tuple[Action, str | None, str, float]:
-        """The seat's action for this decision, with the fault (kind, line) if any."""
-        if not seat.playing or obs is None:
-            if seat.forfeited:
-                return default_action(legal), None, "", 0.0
-            # The stream ended between two decisions: this is the decision it
-            # missed, recorded like a crash while deciding (in the replay too).
-            seat.seq += 1
-            line = f"decision {seat.seq}: {_gone_why(seat)}"
-            self._fault(seat, "crash", line)
-            return default_action(legal), "crash", line, 0.0
-        tc = seat.time_control
-        seat.seq += 1
-        seq = seat.seq
-        limit = tc.per_move + seat.bank
-        # Composed from cached serialized parts: the same bytes as building the
-        # DecisionRequest message and serializing it (codec.decision_message).
-        data = codec.decision_message(
-            seq, seat.encoder.encode(obs).SerializeToString(), legal, limit, seat.bank, seat.pending,
-        )
-        seat.pending.clear()
-        t0 = time.monotonic()
-        deadline = t0 + limit
-        if not await seat.send_now(data):
-            return self._faulty(seat, legal, "crash",
-                                f"decision {seq}: {seat.gone_why or GONE_BEFORE}",
-                                time.monotonic() - t0)
-        while True:
-            try:
-                arrived, item = await seat.receive(deadline)
-                if arrived > deadline:
-                    raise TimeoutError
-            except TimeoutError:
-                seat.bank = 0.0
-                return self._faulty(seat, legal, "timeout",
-                                    f"decision {seq}: no reply within {limit:.3f}s", limit)
-            elapsed = arrived - t0
-            if item is DISCONNECTED and seat.forfeited:  # expelled while it decided (_flooded)
-                return default_action(legal), "malformed", seat.forfeit_reason, elapsed
-            if item is DISCONNECTED:
-                return self._faulty(seat, legal, "crash", f"decision {seq}: {_gone_why(seat)}", elapsed)
-            if isinstance(item, Oversized):
-                return self._faulty(seat, legal, "malformed",
-                                    f"decision {seq}: message of {item.size} bytes (limit {MESSAGE_LIMIT})", elapsed)
-            assert isinstance(item, bytes)
-            if seat.stale > INBOX_LIMIT:
-                dropped, seat.stale = seat.stale, 0
-                return self._faulty(seat, legal, "malformed",
-                                    f"decision {seq}: flooded the referee ({dropped} messages "
-                                    "that answer nothing)", elapsed)
-            try:
-                msg = pb.BotMessage.FromString(item)
-            except DecodeError:
-                return self._faulty(seat, legal, "malformed", f"decision {seq}: not a BotMessage", elapsed)
-            body = msg.WhichOneof("body")
-            if body != "reply":
-                return self._faulty(seat, legal, "malformed",
-                                    f"decision {seq}: expected a Reply, got {body}", elapsed)
-            reply = msg.reply
-            reply_seq = reply.seq
-            if reply_seq < seq:
-                log.debug("seat %d: dropped a late reply for seq %d", seat.index, reply_seq)
-                seat.stale += 1
-                continue
-            if reply_seq > seq:
-                return self._faulty(seat, legal, "malformed",
-                                    f"decision {seq}: reply names future seq {reply_seq}", elapsed)
-            # The usual case: a structured action byte for byte equal to one
-            # of the legal actions' messages is that action. Anything else
-            # goes the general way (parse, then check it is legal).
-            if reply.HasField("action"):
-                found = codec.sent_action(reply.action.SerializeToString())
-                if found is not None and found in legal:
-                    seat.add_time(elapsed)
-                    return found, None, "", elapsed
-            try:
-                action = codec.reply_to_action(reply)
-            except ValueError as exc:
-                return self._faulty(seat, legal, "malformed", f"decision {seq}: {exc}", elapsed)
-            if action not in set(legal):
-                return self._faulty(seat, legal, "illegal",
-                                    f"decision {seq}: {action} is not legal (legal: "
-                                    f"{', '.join(str(a) for a in legal[:12])}{' ...' if len(legal) > 12 else ''})",
-                                    elapsed)
-            seat.add_time(elapsed)
-            return action, None, "", elapsed
-
-    def _faulty(self, seat: Seat, legal: Sequence[Action], kind: str, line: str,
-                elapsed: float) -> tuple[Action, str | None, str, float]:
-        # A faulty answer still spent its time: overtime comes out of the bank
-        # as for a good one (no increment), or a bot could think on its bank
-        # for free and then send garbage.
-        overtime = elapsed - seat.time_control.per_move
-        if overtime > 0:
-            seat.bank = max(0.0, seat.bank - overtime)
-        seat.decisions += 1
-        seat.time_total += elapsed
-        seat.time_max = max(seat.time_max, elapsed)
-        self._fault(seat, kind, line)
-        return default_action(legal), kind, line, elapsed
-
-    def _fault(self, seat: Seat, kind: str, line: str) -> None:
-        if seat.record_fault(kind, line, self.policy):
-            seat.alive = False
-            seat.released.set()
-            self._stop_bot(seat)  # it plays no more, and must not burn CPU
-
     # ------------------------------------------------------------------ result
 
     def _result(self, game: Any, duration: float) -> MatchResult:
@@ -719,49 +421,4 @@ class _Match:
             "cpu": [s.cpu_total for s in seats],
         })
         return result
-
-
-def _gone_why(seat: Seat) -> str:
-    """Why a seat's stream ended: the bot's exit status if it has exited,
-    else what the transport saw."""
-    code = seat.handle.poll() if seat.handle is not None else None
-    return f"{GONE_EXITED} {code}" if code is not None else seat.gone_why or GONE_CLOSED
-
-
-def _view(game: Any, seat: int) -> Mapping[str, Any]:
-    """`seat`'s observation as a read-only mapping, without the defensive
-    deep copy of `to_dict()` (the largest single copy per decision): the
-    referee only reads it (arena/game/observation.py `as_mapping`)."""
-    view: Mapping[str, Any] = game.observation(seat).as_mapping()
-    return view
-
-
-def _deal_summary(rec: Any, number: int) -> DealSummary:
-    """spec.DealSummary from one record of the engine's `game.deals`."""
-    def get(name: str, default: Any = None) -> Any:
-        if isinstance(rec, dict):
-            return rec.get(name, default)
-        return getattr(rec, name, default)
-
-    declarer = get("declarer")
-    notes = get("notes", ()) or ()
-    return DealSummary(
-        deal_number=int(get("deal_number", number) or number), dealer=int(get("dealer", 0)),
-        declarer=None if declarer is None else int(declarer), bid=int(get("bid", 0) or 0),
-        contract=int(get("contract", 0) or 0), made=bool(get("made", False)),
-        deal_scores=tuple(int(x) for x in get("deal_scores", ()) or ()),
-        changes=tuple(int(x) for x in get("changes", ()) or ()),
-        totals=tuple(int(x) for x in get("totals", ()) or ()),
-        notes=tuple(str(n) for n in notes),
-    )
-
-
-def _deal_pb(d: DealSummary) -> pb.DealResult:
-    msg = pb.DealResult(
-        deal_number=d.deal_number, dealer=d.dealer, bid=d.bid, contract=d.contract, made=d.made,
-        deal_scores=d.deal_scores, changes=d.changes, totals=d.totals, notes=d.notes,
-    )
-    if d.declarer is not None:
-        msg.declarer = d.declarer
-    return msg
 

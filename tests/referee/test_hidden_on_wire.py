@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 from google.protobuf.message import Message
 
-import arena.referee.match as referee_match
+import arena.referee.loop as referee_loop
 from arena.game import Play, Rules, new_game, parse_action
 from arena.game.cards import DECK
 from arena.referee import MatchSpec, TimeControl, run_match
@@ -238,7 +238,7 @@ def fixed_first_deal(monkeypatch: pytest.MonkeyPatch, deal: dict[str, Any]) -> N
     def patched(rules: Rules, seed: int, **kw: Any) -> Any:
         return new_game(rules, seed=seed, **deal)   # the engine's own, never a patch
 
-    monkeypatch.setattr(referee_match, "new_game", patched)
+    monkeypatch.setattr(referee_loop, "new_game", patched)  # the game loop starts the game
 
 
 def permuted(deal: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:

@@ -1,0 +1,130 @@
+"""The game loop of a match: ask the seat to act, apply its action, tell
+every seat what it may know of it (events.py), record it (replay.py).
+
+Every seat's view is the engine's observation for that seat (arena.game),
+never rebuilt here; events are derived from two such views (events.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict
+from typing import Any
+
+from arena.game import Rules, new_game
+from arena.game.actions import Action, Bid, Pass, Play
+from arena.referee import events
+from arena.referee.decide import Decisions
+from arena.referee.messages import Messages, deal_pb, deal_summary
+from arena.referee.pondering import Pacer
+from arena.referee.replay import ReplayWriter
+from arena.referee.seats import Seat
+from arena.referee.spec import DealSummary, MatchSpec
+from arena.wire import codec
+
+# Actions whose text is public and that reveal nothing private to anyone.
+_QUIET = (Bid, Pass, Play)
+
+
+def _view(game: Any, seat: int) -> Mapping[str, Any]:
+    """`seat`'s observation as a read-only mapping, without the defensive
+    deep copy of `to_dict()` (the largest single copy per decision): the
+    referee only reads it (arena/game/observation.py `as_mapping`)."""
+    view: Mapping[str, Any] = game.observation(seat).as_mapping()
+    return view
+
+
+
+class GameLoop(Decisions, Messages):
+    """The game half of a match (mixed into match._Match)."""
+
+    spec: MatchSpec
+    rules: Rules
+    seats: list[Seat]
+    pacer: Pacer
+    replay: ReplayWriter
+    deals: list[DealSummary]
+    n_actions: int
+
+    def _observe(self, game: Any) -> list[Mapping[str, Any] | None]:
+        return [_view(game, s.index) if s.playing else None for s in self.seats]
+
+    def _observe_after(self, game: Any, action: Action, before: Mapping[str, Any] | None,
+                       obs: list[Mapping[str, Any] | None]) -> tuple[list[Mapping[str, Any] | None], bool]:
+        """Observations after `action`, and whether the action was quiet.
+        Always fresh for the seat to act next. A quiet action (a bid, pass or
+        play that leaves the deal and phase unchanged) tells no seat anything
+        private (RULES.md §6: such actions are public), so the other seats'
+        views are then not rebuilt: their events come from the public action
+        alone, and what `events.after_events` compares (deal, talon) has not
+        changed for anyone."""
+        nxt = game.to_act
+        if (nxt is not None and before is not None and self.seats[nxt].playing
+                and isinstance(action, _QUIET)):
+            probe = _view(game, nxt)
+            if probe["phase"] == before["phase"] and probe["deal_number"] == before["deal_number"]:
+                out = list(obs)
+                out[nxt] = probe
+                return out, True
+        return self._observe(game), False
+
+    async def _play(self) -> Any:
+        game = new_game(self.rules, seed=self.spec.seed)
+        obs = self._observe(game)
+        # Events wait in seat.pending and ride with the seat's next message
+        # (DecisionRequest.events, or inside a DealResult / MatchEnd).
+        for seat, o in zip(self.seats, obs, strict=True):
+            if o is not None:
+                seat.pending.extend(codec.event_field(events.after_events({}, o)))
+        n_deals = 0
+        while not game.is_over:
+            actor = game.to_act
+            assert actor is not None  # a game that is not over has a seat to act
+            legal = game.legal_actions()
+            seat = self.seats[actor]
+            # Fresh: computed when this seat became the one to act.
+            before_obs = obs[actor] if seat.playing else None
+            cpu0 = await self.pacer.turn(seat) if seat.playing else None
+            action, fault, line, elapsed = await self._decide(seat, before_obs, legal)
+            cpu = await self.pacer.answered(seat, cpu0)
+            # The trick's cards and winner are public facts, the same from any
+            # seat's view: take them from the actor's view before the action.
+            ref = before_obs
+            if ref is None and isinstance(action, Play):
+                ref = game.observation(actor).to_dict()
+            trick = events.completed_trick(ref, actor, action) if ref is not None else None
+            deal_number = game.observation(actor).deal_number if ref is None else ref["deal_number"]
+            # Declining an offer made because of a hidden hand is private
+            # (RULES.md §6): only the actor hears of its `pass`.
+            private = isinstance(action, Pass) and game.private_offer
+            game = game.apply(action)
+            if self.replay.active:
+                self.replay.write({
+                    "type": "action", "n": self.n_actions, "deal": deal_number,
+                    "seat": actor, "action": str(action), "time": round(elapsed, 6),
+                    "cpu": None if cpu is None else round(cpu, 6), "fault": fault, "note": line,
+                })
+            self.n_actions += 1
+            new_obs, quiet = self._observe_after(game, action, before_obs, obs)
+            # Serialized once for every seat that sees the same events.
+            shared = events.public_events(actor, action, deal_number, trick)
+            shared_bytes = codec.event_field(shared) if shared is not None else None
+            for s, before, after in zip(self.seats, obs, new_obs, strict=True):
+                if (before is None or after is None or not s.playing
+                        or (private and s.index != actor)):
+                    continue
+                s.pending.extend(shared_bytes if shared_bytes is not None else codec.event_field(
+                    events.seat_events(before, after, s.index, actor, action, trick)))
+            deals = game.deals
+            while n_deals < len(deals):
+                summary = deal_summary(deals[n_deals], len(self.deals) + 1)
+                n_deals += 1
+                self.deals.append(summary)
+                self.replay.write({"type": "deal", **asdict(summary)})
+                self._broadcast_deal(deal_pb(summary))
+            for s, before, after in () if quiet else zip(self.seats, obs, new_obs, strict=True):
+                if before is None or after is None or before is after or not s.playing:
+                    continue
+                s.pending.extend(codec.event_field(events.after_events(before, after)))
+            obs = new_obs
+        return game
