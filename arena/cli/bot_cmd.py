@@ -53,13 +53,13 @@ def _validation(config: TournamentConfig, deals: int) -> Callable[[BotSpec], str
     from arena.cli.bot_check import CheckOptions, check_bot
 
     def validate(spec: BotSpec) -> str:
-        tc = config.time_control
+        tc = config.match.time_control
         options = CheckOptions(
             # A random seed (seed=None): a bot must not recognise its validation by the deals.
-            rules=config.rules_preset, deals=deals, seed=None, per_move=tc.per_move, bank=tc.bank,
-            startup=tc.startup, sandbox=config.sandbox,
+            rules=config.match.rules_preset, deals=deals, seed=None, per_move=tc.per_move, bank=tc.bank,
+            startup=tc.startup, sandbox=config.match.sandbox,
             # The check's own length replaces the tournament's.
-            options=tuple((k, v) for k, v in config.rules_options if k != "max_deals"))
+            options=tuple((k, v) for k, v in config.match.rules_options if k != "max_deals"))
         report = check_bot(Path(spec.path), options)
         if report.ok:
             return ""

@@ -100,6 +100,7 @@ def gauntlet(
     from arena.tournament import gauntlet_run
     from arena.tournament.executors import ExecutorError, make_executor
     from arena.tournament.gauntlet import GauntletError
+    from arena.tournament.match_settings import MatchSettings
     from arena.tournament.registry import RegistryError
     from arena.tournament.runlock import RunLocked, exclusive_run
     from arena.tournament.sprt import SprtError, SprtParams
@@ -127,10 +128,12 @@ def gauntlet(
             raise _fail(f"BOT {bot}: {exc}") from None
     request = gauntlet_run.Request(
         root=root.resolve(), bot=bot, against=tuple(against or ()), baseline=baseline,
-        baseline_from=baseline_from, seed=seed, rules_preset=rules,
-        rules_options=tuple(overrides),
-        time_control=TimeControl(per_move=time_per_move, bank=bank, startup=startup),
-        sandbox=sandbox, stop=stop, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
+        baseline_from=baseline_from, seed=seed,
+        match=MatchSettings(
+            rules_preset=rules, rules_options=tuple(overrides),
+            time_control=TimeControl(per_move=time_per_move, bank=bank, startup=startup),
+            sandbox=sandbox),
+        stop=stop, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
         max_sets=max_sets)
     shown = [-1]
 

@@ -182,7 +182,7 @@ def run(
     except ValueError:  # not the main thread (called from other code): no handler
         previous = None
 
-    warnings = [seed_warning(config)] + [fallback_note(bot, config.sandbox) for bot in bots]
+    warnings = [seed_warning(config)] + [fallback_note(bot, config.match.sandbox) for bot in bots]
 
     def warn() -> None:
         # Once the run has started, not before: a refused run prints its one

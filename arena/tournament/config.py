@@ -19,6 +19,7 @@ from typing import Any
 from arena.referee.spec import FaultPolicy, TimeControl
 from arena.sandbox.api import Limits
 from arena.sandbox.botfile import BotFileError, BotSpec, load_bot, missing_program
+from arena.tournament.match_settings import MatchSettings
 from arena.tournament.schedule import DESIGNS, Design
 
 CONFIG_NAME = "tournament.toml"
@@ -71,14 +72,10 @@ class TournamentConfig:
     cpu_slots: bool = True                     # each concurrent match on CPUs of its own
     executor: str = "local"
     dask_address: str = ""                     # "" with executor=dask means a LocalCluster
-    sandbox: str = "auto"
-    replays: bool = True
     bootstrap: int = 200                       # bootstrap samples for the rank interval
-    rules_preset: str = "standard"
-    rules_options: tuple[tuple[str, object], ...] = ()
-    time_control: TimeControl = field(default_factory=TimeControl)
-    fault_policy: FaultPolicy = field(default_factory=FaultPolicy)
-    limits: Limits = field(default_factory=Limits)
+    # The rules, clocks, faults, limits, sandbox and replays of every match
+    # (the same value a gauntlet's command line makes).
+    match: MatchSettings = field(default_factory=MatchSettings)
     description: str = ""
     stop: str = "fixed"                        # fixed | settled (arena/tournament/adaptive.py)
     # A new version of a bot: fresh deals where the old one's may be public
@@ -89,14 +86,11 @@ class TournamentConfig:
     def fresh_deals(self) -> bool:
         """New versions get deal seeds no one has seen (schedule.deal_seed)."""
         return self.new_version_deals == "fresh" or (
-            self.new_version_deals == "auto" and self.replays)
+            self.new_version_deals == "auto" and self.match.replays)
 
     @property
     def store_path(self) -> Path:
         return Path(self.root) / "tournament.sqlite"
-
-    def rules_dict(self) -> dict[str, object]:
-        return {"preset": self.rules_preset, **dict(self.rules_options)}
 
 
 def load_config(folder: str | os.PathLike[str], check_bots: bool = True) -> TournamentConfig:
@@ -218,9 +212,10 @@ def parse_config(data: dict[str, Any], root: Path, where: str,
     return TournamentConfig(
         root=str(root), name=name, seed=seed, bot_paths=tuple(bot_paths),
         duplicate_sets=duplicate_sets, schedule=schedule, concurrency=concurrency,
-        cpu_slots=cpu_slots, executor=executor, dask_address=dask_address, sandbox=sandbox,
-        replays=replays, bootstrap=bootstrap, rules_preset=rules_preset,
-        rules_options=rules_options, time_control=time_control, fault_policy=fault_policy, limits=limits,
+        cpu_slots=cpu_slots, executor=executor, dask_address=dask_address, bootstrap=bootstrap,
+        match=MatchSettings(rules_preset=rules_preset, rules_options=rules_options,
+                            time_control=time_control, fault_policy=fault_policy,
+                            limits=limits, sandbox=sandbox, replays=replays),
         description=description, stop=stop, new_version_deals=new_version_deals,
     )
 

@@ -18,11 +18,9 @@ from arena.referee.spec import MatchResult, MatchSpec
 from arena.tournament import adaptive, fingerprint, ratings, registry, schedule
 from arena.tournament.config import TournamentConfig
 from arena.tournament.executors import Executor, Outcome
+from arena.tournament.match_settings import REPLAYS_DIR
 from arena.tournament.secrecy import match_key, salt
 from arena.tournament.store import BotRow, MatchRow, Store
-
-REPLAYS_DIR = "replays"
-LOGS_DIR = "logs"  # logs of seats that had a fault (MatchSpec.fault_logs_dir)
 
 
 class TournamentError(ValueError):
@@ -102,22 +100,11 @@ def unit(row: MatchRow) -> tuple[int, int]:
 
 
 def match_spec(config: TournamentConfig, row: MatchRow, specs: dict[int, object]) -> MatchSpec:
-    root = Path(config.root)
-    replay = str(root / REPLAYS_DIR / f"{row.match_id}.jsonl") if config.replays else ""
-    return MatchSpec(
-        match_id=row.match_id,
-        bots=tuple(specs[i] for i in row.bot_ids),  # type: ignore[misc]
-        seed=row.seed,
-        key=match_key(config.seed, row.match_id),  # the bots' ARENA_SEED: one-way of the secret seed
-        rules_preset=config.rules_preset,
-        rules_options=config.rules_options,
-        time_control=config.time_control,
-        fault_policy=config.fault_policy,
-        sandbox=config.sandbox,
-        replay_path=replay,
-        limits=config.limits,
-        fault_logs_dir=str(root / LOGS_DIR),
-    )
+    return config.match.match_spec(
+        Path(config.root), row.match_id,
+        tuple(specs[i] for i in row.bot_ids),  # type: ignore[misc]
+        row.seed,
+        match_key(config.seed, row.match_id))  # the bots' ARENA_SEED: one-way of the secret seed
 
 
 def rated_matches(rows: list[MatchRow]) -> list[ratings.RatedMatch]:
@@ -152,7 +139,7 @@ def run(
     done_rows = [r for r in rows if r.status == "finished"]
     todo = [r for r in rows if r.status != "finished"]
     root = Path(config.root)
-    if config.replays:
+    if config.match.replays:
         (root / REPLAYS_DIR).mkdir(exist_ok=True)
         # Part files of a killed run, whose workers never dropped them. A
         # worker of that run may still be winding down for a moment (or a

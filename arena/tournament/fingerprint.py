@@ -50,11 +50,12 @@ class FingerprintError(ValueError):
 
 def fingerprint(config: TournamentConfig) -> dict[str, Any]:
     """setting name (as in tournament.toml) -> effective value, JSON-ready."""
-    out: dict[str, Any] = {"seed": config.seed, "rules.preset": config.rules_preset}
-    for key, value in config.rules_options:
+    match = config.match
+    out: dict[str, Any] = {"seed": config.seed, "rules.preset": match.rules_preset}
+    for key, value in match.rules_options:
         out[f"rules.{key}"] = _plain(value)
-    for prefix, obj in (("time_control", config.time_control),
-                        ("faults", config.fault_policy), ("limits", config.limits)):
+    for prefix, obj in (("time_control", match.time_control),
+                        ("faults", match.fault_policy), ("limits", match.limits)):
         for f in dataclasses.fields(obj):
             out[f"{prefix}.{f.name}"] = _plain(getattr(obj, f.name))
     return out

@@ -17,20 +17,18 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena.referee.spec import FaultPolicy, MatchSpec, TimeControl
-from arena.sandbox.api import Limits
+from arena.referee.spec import MatchSpec
 from arena.sandbox.botfile import BotFileError, BotSpec, load_bot, missing_program
 from arena.tournament import registry
 from arena.tournament.executors import Executor
 from arena.tournament.gauntlet import GauntletError, Settings, Verdict, judge, plan_set, set_scores
+from arena.tournament.match_settings import REPLAYS_DIR, MatchSettings
 from arena.tournament.secrecy import match_key
 from arena.tournament.store import BotRow, Store
 
 STORE_NAME = "gauntlet.sqlite"
 SETTINGS_KEY = "gauntlet"
 VERDICT_KEY = "gauntlet_verdict"
-REPLAYS_DIR = "replays"
-LOGS_DIR = "logs"
 
 
 @dataclass(frozen=True)
@@ -43,19 +41,15 @@ class Request:
     baseline: str = ""             # a bot folder, or a version of BOT in a store
     baseline_from: Path | None = None  # a tournament (or gauntlet) folder to find it in
     seed: int | None = None        # None: the stored one, or a new random one
-    rules_preset: str = "standard"
-    rules_options: tuple[tuple[str, object], ...] = ()
-    time_control: TimeControl = field(default_factory=TimeControl)
-    fault_policy: FaultPolicy = field(default_factory=FaultPolicy)
-    limits: Limits = field(default_factory=Limits)
-    sandbox: str = "auto"
+    # The rules, clocks, faults, limits, sandbox and replays of every match
+    # (the same value a tournament.toml makes).
+    match: MatchSettings = field(default_factory=MatchSettings)
     stop: str = "sprt"
     elo0: float = 0.0
     elo1: float = 20.0
     alpha: float = 0.05
     beta: float = 0.05
     max_sets: int = 100
-    replays: bool = True
 
     @property
     def store_path(self) -> Path:
@@ -138,7 +132,7 @@ def prepare(request: Request) -> tuple[list[BotSpec], bool]:
         raise GauntletError(f"--stop {request.stop!r}: expected sprt or fixed")
     if not 1 <= request.max_sets <= 100_000:
         raise GauntletError(f"--max-sets {request.max_sets}: expected 1..100000")
-    check_rules(request.rules_preset, request.rules_options)
+    check_rules(request.match.rules_preset, request.match.rules_options)
     candidate = _bot(request.bot, "BOT")
     baseline = resolve_baseline(request, candidate)
     against = [_bot(p, "--against") for p in request.against]
@@ -158,13 +152,13 @@ def open_store(request: Request, bots: list[BotSpec], baseline: bool) -> tuple[S
         seed = request.seed
         if seed is None:
             seed = int(stored["seed"]) if stored else secrets.randbelow(2**63)
-        tc, fp, lim = request.time_control, request.fault_policy, request.limits
+        m = request.match
         settings = Settings(
             field=tuple(f"{b.name}@{b.content_hash}" for b in bots),
             names=tuple(b.name for b in bots), baseline=baseline, seed=seed,
-            rules_preset=request.rules_preset, rules_options=tuple(request.rules_options),
-            time_control=dataclasses.asdict(tc), fault_policy=dataclasses.asdict(fp),
-            limits=dataclasses.asdict(lim), stop=request.stop, elo0=request.elo0,
+            rules_preset=m.rules_preset, rules_options=tuple(m.rules_options),
+            time_control=dataclasses.asdict(m.time_control),
+            fault_policy=dataclasses.asdict(m.fault_policy), limits=dataclasses.asdict(m.limits), stop=request.stop, elo0=request.elo0,
             elo1=request.elo1, alpha=request.alpha, beta=request.beta)
         if stored and stored != settings.to_json():
             if store.has_results():
@@ -183,14 +177,9 @@ def open_store(request: Request, bots: list[BotSpec], baseline: bool) -> tuple[S
 
 
 def _spec(p: Prepared, match_id: str, seed: int, seated: tuple[int, int, int]) -> MatchSpec:
-    r = p.request
-    return MatchSpec(
-        match_id=match_id, bots=tuple(p.specs[i] for i in seated), seed=seed,
-        key=match_key(p.settings.seed, match_id),  # the bots' ARENA_SEED: one-way of the seed
-        rules_preset=r.rules_preset, rules_options=r.rules_options,
-        time_control=r.time_control, fault_policy=r.fault_policy, sandbox=r.sandbox,
-        replay_path=str(r.root / REPLAYS_DIR / f"{match_id}.jsonl") if r.replays else "",
-        limits=r.limits, fault_logs_dir=str(r.root / LOGS_DIR))
+    return p.request.match.match_spec(
+        p.request.root, match_id, tuple(p.specs[i] for i in seated), seed,
+        match_key(p.settings.seed, match_id))  # the bots' ARENA_SEED: one-way of the seed
 
 
 def finished_places(store: Store) -> dict[str, tuple[int, ...]]:
@@ -229,7 +218,7 @@ def run(p: Prepared, store: Store, executor_factory: Callable[[], Executor],
     if report.verdict.finished:
         store.set_json(VERDICT_KEY, report.verdict.to_json(settings, max_sets))
         return report
-    if p.request.replays:
+    if p.request.match.replays:
         (p.request.root / REPLAYS_DIR).mkdir(exist_ok=True)
         for part in (p.request.root / REPLAYS_DIR).glob("*.part"):
             part.unlink(missing_ok=True)  # left by a killed run (see coordinator.run)

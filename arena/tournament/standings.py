@@ -109,7 +109,7 @@ def build(config: TournamentConfig, store: Store, reveal: bool = False) -> Table
         if b.id not in active:
             retired.append((b.name, versions[b.id], finished_by_bot[b.id]))
     return Table(
-        name=config.name, rules=config.rules_dict(), duplicate_sets=config.duplicate_sets,
+        name=config.name, rules=config.match.rules_dict(), duplicate_sets=config.duplicate_sets,
         planned=len(planned), finished=len(rows), rows=tuple(out), retired=tuple(retired),
         seed=disclose(store, config.seed, bool(planned) and len(rows) == len(planned), reveal),
         mixed_levels=sum(1 for r in rows if r.result is not None and r.result.sandbox_warning),

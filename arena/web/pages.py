@@ -135,7 +135,7 @@ def tournament(t: Tournament) -> TournamentPage:
     from arena.tournament.registry import RegistryError
     from arena.tournament.standings import build
 
-    rules = t.config.rules_dict()
+    rules = t.config.match.rules_dict()
     try:
         with reading(t) as store:
             counts = store.counts()
@@ -432,14 +432,14 @@ def bot_page(t: Tournament, name: str, sources: Catalog) -> dict[str, Any] | Non
                 if ids2:
                     s = _cached(other, f"bot:{name}", store,
                                 lambda s=store, i=ids2, k=str(other.root): _bot_stats(s, i, k))  # type: ignore[misc]
-                    elsewhere.append({"t": other, "preset": other.config.rules_dict().get("preset", ""),
+                    elsewhere.append({"t": other, "preset": other.config.match.rules_dict().get("preset", ""),
                                       "stats": s})
         except StoreError:
             continue
     return {
         "name": name, "problem": "", "versions": versions,
         "chart": rating_chart(series), "stats": stats,
-        "preset": t.config.rules_dict().get("preset", ""),
+        "preset": t.config.match.rules_dict().get("preset", ""),
         "faults": fault_rows, "fault_total": len(faults),
         "matches": match_rows(rows, all_bots, row_faults), "total": total, "elsewhere": elsewhere,
     }

@@ -24,12 +24,12 @@ def test_valid_config_loads(make_bot, make_tournament) -> None:
     config = load_config(folder)
     assert config.name == "t" and config.seed == 7 and config.concurrency == 2
     assert config.cpu_slots is False and load_config(make_tournament(bots, name="u")).cpu_slots
-    assert config.rules_preset == "standard" and config.rules_options == (("target", 500),)
-    assert config.time_control.per_move == 0.5 and config.time_control.bank == 10.0
-    assert config.time_control.pondering is False  # the default: fair clocks
+    assert config.match.rules_preset == "standard" and config.match.rules_options == (("target", 500),)
+    assert config.match.time_control.per_move == 0.5 and config.match.time_control.bank == 10.0
+    assert config.match.time_control.pondering is False  # the default: fair clocks
     assert load_config(make_tournament(bots, name="p", extra='[time_control]\npondering = true\n')
-                       ).time_control.pondering is True
-    assert config.fault_policy.mode == "forfeit"
+                       ).match.time_control.pondering is True
+    assert config.match.fault_policy.mode == "forfeit"
     assert [Path(p).name for p in config.bot_paths] == ["a", "b", "c"]
 
 
@@ -85,12 +85,12 @@ def test_limits_reach_every_match_spec(make_bot, make_tournament) -> None:
     bots = [make_bot(n) for n in ("a", "b", "c")]
     folder = make_tournament(bots, extra="[limits]\nmemory_mb = 256\npids = 32\ncpus = 0.5\n")
     config = load_config(folder)
-    assert config.limits == Limits(memory_mb=256, pids=32, cpus=0.5)
-    assert load_config(make_tournament(bots, name="t2")).limits == Limits()
+    assert config.match.limits == Limits(memory_mb=256, pids=32, cpus=0.5)
+    assert load_config(make_tournament(bots, name="t2")).match.limits == Limits()
     row = MatchRow(match_id="m", set_no=0, table_no=0, order_no=0, seed=1, bot_ids=(1, 2, 3),
                    status="planned", attempts=0, result=None, replay_path="", error="")
     spec = match_spec(config, row, {1: None, 2: None, 3: None})
-    assert spec.limits == config.limits
+    assert spec.limits == config.match.limits
 
 
 def test_missing_bot_and_duplicate_names(make_bot, make_tournament, tmp_path) -> None:

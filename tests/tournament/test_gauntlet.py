@@ -21,6 +21,7 @@ from arena.tournament.gauntlet import (
     set_scores,
     table,
 )
+from arena.tournament.match_settings import MatchSettings
 from arena.tournament.store import Store
 from tournament.conftest import BotMaker, TournamentMaker
 from tournament.tournament_fakes import fake_run_match
@@ -92,7 +93,7 @@ class Inline:
 
 def request(tmp_path: Path, bot: Path, against: list[Path], **kw: object) -> gauntlet_run.Request:
     return gauntlet_run.Request(root=tmp_path / "g", bot=bot, against=tuple(against), seed=3,
-                                replays=False, **kw)  # type: ignore[arg-type]
+                                match=MatchSettings(replays=False), **kw)  # type: ignore[arg-type]
 
 
 def play(req: gauntlet_run.Request, executor: Inline) -> gauntlet_run.RunReport:

@@ -146,7 +146,7 @@ def stored_tournament(
         field = coordinator.prepare(config, store)
         rows = store.matches({m.match_id for m in field.plan})
         names = {b.id: (b.name, b.version) for b in field.bots}
-        rules = Rules.from_dict(config.rules_dict()) if rules_extra else \
+        rules = Rules.from_dict(config.match.rules_dict()) if rules_extra else \
             Rules.preset(preset).replace(target=target)
         shared: Path | None = None
         for i, row in enumerate(rows[:finish]):
