@@ -159,6 +159,13 @@ def one_tournament(eps: list[float], sets: int, seed: int, target: int) -> dict[
         played += [dup(m) for m in by_set[r] if tuple(sorted(m.bots)) in chosen]
         rounds = r + 1
 
+    # What one set tells: the pooled model on all the fixed schedule's games
+    # (the information bound in the report).
+    pooled = adaptive.fit([adaptive.Played(m.match_id, m.unit, m.players, m.places)
+                           for m in cache.values()], list(range(n)))
+    assert pooled is not None
+    gaps = [pooled.gap(i, i + 1) for i in range(n - 1)]
+
     # Online against batch, on the fixed schedule's games.
     train = [m for m in cache.values() if m.unit[0] % 2 == 0]
     test = [m for m in cache.values() if m.unit[0] % 2 == 1]
@@ -184,6 +191,8 @@ def one_tournament(eps: list[float], sets: int, seed: int, target: int) -> dict[
         "ll_online": pairwise_loglik(online, test) if test else float("nan"),
         "ll_batch": pairwise_loglik(batch, test) if test else float("nan"),
         "moved": moved, "flips": flips,
+        # per neighbouring pair (true order): the gap, and the information of one set
+        "gaps": [g for g, _ in gaps], "info_per_set": [1.0 / (sets * v) for _, v in gaps],
     }
 
 
@@ -203,7 +212,8 @@ def main() -> None:
     print(f"rating quality, in-process engine (no gRPC): bots = greedy with random-move chance "
           f"{', '.join(f'{e:g}' for e in eps)}; standard rules, target {args.target}; "
           f"{per_set} games per set, up to {args.sets} sets, {args.repeats} tournament seeds; "
-          f"adaptive stop: GSPRT elo1 {adaptive.SETTLE_ELO:g} per neighbouring pair")
+          f"adaptive stop: SPRT on the pooled fit's neighbour gaps, +-{adaptive.SETTLE_ELO:g} Elo, "
+          f"alpha {adaptive.ALPHA:g} over the pairs")
     start = time.perf_counter()
     if args.summarize:
         with open(args.summarize, encoding="utf-8") as f:
@@ -265,6 +275,8 @@ def report(results: list[dict[str, Any]], points: list[int], per_set: int, sets:
         ratio = statistics.mean(matches) / (same * per_set)
         print(f"  the fixed schedule reaches that error rate (and stays there) from {same} sets "
               f"= {same * per_set} matches: adaptive / fixed = {ratio:.2f}")
+    if all("gaps" in r for r in results):
+        information_bound(results, per_set)
     ll_on = statistics.mean(r["ll_online"] for r in results)
     ll_ba = statistics.mean(r["ll_batch"] for r in results)
     better = sum(r["ll_batch"] > r["ll_online"] for r in results)
@@ -276,6 +288,49 @@ def report(results: list[dict[str, Any]], points: list[int], per_set: int, sets:
         flips = sum(r["flips"][kind] for r in results)
         print(f"  {kind:6s}: same matches in 3 other orders: largest mu change {moved:.2g}, "
               f"ranking changed in {flips} of {3 * k} refits")
+
+
+def information_bound(results: list[dict[str, Any]], per_set: int) -> None:
+    """How few matches any stop could need, from what one set tells.
+
+    The pooled model's gap d of each neighbouring pair (true order) and the
+    information I of one set of the fixed schedule about it (1 / variance),
+    averaged over the tournaments. Wald's bound: a sequential test that
+    tells +d from -d with error a needs, on average at the truth, at least
+    (1 - 2a) log((1 - a) / a) / (2 d^2 I) sets, even knowing d and the noise
+    (an oracle). The SPRT at +-SETTLE_ELO (gap D) drifts at 2 D d I per set,
+    so it needs about log((1 - a) / a) / (2 D d I). The fixed schedule's
+    point order after S sets is wrong with about 1 - prod Phi(d sqrt(S I))."""
+    pairs_n = len(results[0]["gaps"])
+    a = adaptive.ALPHA / pairs_n
+    wald = (1 - 2 * a) * math.log((1 - a) / a)
+    big = adaptive.sprt.expected_score(adaptive.SETTLE_ELO) - 0.5
+    print("\ninformation bound (pooled model on all the fixed schedule's games, mean over "
+          "tournaments), per neighbouring pair in the true order:")
+    d_all, i_all = [], []
+    for p in range(pairs_n):
+        d = statistics.mean(r["gaps"][p] for r in results)
+        info = statistics.mean(r["info_per_set"][p] for r in results)
+        d_all.append(d)
+        i_all.append(info)
+        print(f"  pair {p + 1}-{p + 2}: gap {d:.4f} (pairwise score {0.5 + d:.3f}, "
+              f"{adaptive.sprt.elo_of(0.5 + d):.0f} Elo), one set: z = d sqrt(I) = "
+              f"{d * math.sqrt(info):.2f}; oracle bound {wald / (2 * d * d * info):.2f} sets, "
+              f"SPRT at +-{adaptive.SETTLE_ELO:g} Elo about "
+              f"{math.log((1 - a) / a) / (2 * big * d * info):.2f} sets")
+    worst = max(wald / (2 * d * d * i) for d, i in zip(d_all, i_all, strict=True))
+    sprt_worst = max(math.log((1 - a) / a) / (2 * big * d * i)
+                     for d, i in zip(d_all, i_all, strict=True))
+    print(f"  any stop with error {adaptive.ALPHA:g} over the pairs needs at least "
+          f"{worst * per_set:.0f} matches on average (oracle, the slowest pair alone); "
+          f"the SPRT at +-{adaptive.SETTLE_ELO:g} Elo about {sprt_worst * per_set:.0f} for the "
+          "slowest pair alone, before the first round's whole set, the looks' overshoot and "
+          "the wait for every pair")
+    for s in (1, 2, 3, 4, 5, 6, 8):
+        ok = math.prod(0.5 * math.erfc(-d * math.sqrt(s * i) / math.sqrt(2))
+                       for d, i in zip(d_all, i_all, strict=True))
+        print(f"  fixed schedule, {s} sets ({s * per_set} matches): order wrong with about "
+              f"{1 - ok:.3f} (normal model)")
 
 
 if __name__ == "__main__":

@@ -235,7 +235,7 @@ def _rounds(config: TournamentConfig, field: Field, store: Store, todo: list[Mat
             open_pairs = open_pairs_before(set_no)
             if not open_pairs:
                 yield (f"settled after {set_no} of {config.duplicate_sets} sets: every pair of "
-                       "neighbours separated (or too close to tell)")
+                       "neighbours separated")
                 return
             triples = sorted({tuple(sorted(field.bots[i].id for i in m.bots))
                               for m in by_set[set_no]})
@@ -250,7 +250,7 @@ def _rounds(config: TournamentConfig, field: Field, store: Store, todo: list[Mat
     rows = {r.match_id: r for r in store.matches(wanted)}
     if not open_pairs_before(len(by_set)):
         yield (f"settled after {len(by_set)} of {config.duplicate_sets} sets: every pair of "
-               "neighbours separated (or too close to tell)")
+               "neighbours separated")
         return
     yield f"not settled within duplicate_sets = {config.duplicate_sets} (its maximum)"
 

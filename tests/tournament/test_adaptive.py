@@ -69,10 +69,81 @@ def test_settled_reaches_its_maximum_when_bots_are_equal(
     folder = make_tournament(bots, duplicate_sets=12, extra='stop = "settled"')
     summary = run(folder)
     # Equal bots score exactly 1/2 in every set (the stand-in's luck belongs
-    # to the seat): after 8 sets every pair is "too close to tell".
-    assert summary.stopped == ("settled after 8 of 12 sets: every pair of neighbours "
-                               "separated (or too close to tell)")
-    assert summary.played == 8 * 6
+    # to the seat): every fitted gap is 0, no pair is ever separated, and
+    # the run plays to its maximum.
+    assert summary.stopped == "not settled within duplicate_sets = 12 (its maximum)"
+    assert summary.played == 12 * 6
+
+
+def unit_of(set_no: int, bots: tuple[int, int, int], order: tuple[int, int, int],
+            repeat: int = 6) -> list[adaptive.Played]:
+    """`repeat` matches of one duplicate set, finishing in `order` (best first)."""
+    places = tuple(order.index(b) + 1 for b in bots)
+    return [adaptive.Played(f"s{set_no}-{i}", (set_no, 7 + set_no), bots, places)
+            for i in range(repeat)]
+
+
+def test_pooled_fit_against_hand_computed_least_squares() -> None:
+    # Two sets of table (1, 2, 3): set 0 every match 1 > 2 > 3, set 1
+    # every match 2 > 1 > 3. Shares - 1/2 per unit, pairs (1,2), (1,3), (2,3):
+    # set 0: +1/2, +1/2, +1/2; set 1: -1/2, +1/2, +1/2.
+    played = unit_of(0, (1, 2, 3), (1, 2, 3)) + unit_of(1, (1, 2, 3), (2, 1, 3))
+    assert adaptive.observations(played) == [
+        (1, 2, 0.5), (1, 3, 0.5), (2, 3, 0.5), (1, 2, -0.5), (1, 3, 0.5), (2, 3, 0.5)]
+    model = adaptive.fit(played, [1, 2, 3])
+    assert model is not None
+    # Least squares with sum 0: the pair means are y12 = 0, y13 = 1/2, y23 = 1/2;
+    # for a triangle theta_a = (y_ab + y_ac) / 3: theta = (1/6, 1/6, -1/3).
+    assert [round(model.theta[b], 12) for b in (1, 2, 3)] == [round(1 / 6, 12),
+                                                               round(1 / 6, 12),
+                                                               round(-1 / 3, 12)]
+    # Residuals: (1,2) +-1/2, the others 0: RSS = 1/2 over 6 - 2 = 4 dof,
+    # noise 1/8; var(theta_1 - theta_3) for a triangle design with k = 2
+    # units is 2 / (3 k) * noise = 1/24.
+    assert model.dof == 4
+    gap, var = model.gap(1, 3)
+    assert abs(gap - 0.5) < 1e-12 and abs(var - 1 / 24) < 1e-12
+
+
+def test_neighbours_test_is_wald_sprt_on_the_pooled_gap() -> None:
+    # Ten sets of (1, 2, 3): 1 always first; 2 ahead of 3 in six sets, behind in four.
+    played: list[adaptive.Played] = []
+    for k in range(10):
+        played += unit_of(k, (1, 2, 3), (1, 2, 3) if k % 5 < 3 else (1, 3, 2))
+    result = adaptive.pairs(played, [1, 2, 3])
+    assert [(p.above, p.below) for p in result] == [(1, 2), (2, 3)]
+    # Pair means y12 = y13 = 1/2, y23 = 0.1. Triangle: theta_a = (y_ab + y_ac) / 3:
+    # theta = (1/3, -2/15, -1/5); gaps 7/15 and 1/15. Residuals per unit:
+    # (1,2) +1/30, (1,3) -1/30, (2,3) 13/30 (six units) or -17/30 (four):
+    # RSS = (20 + 6 * 169 + 4 * 289) / 900 over 30 - 2 = 28 dof; the variance
+    # of a difference is 2 / (3 * 10) * noise.
+    noise = (20 + 6 * 169 + 4 * 289) / 900 / 28
+    var = 2 / 30 * noise
+    delta = 1 / (1 + 10 ** (-adaptive.SETTLE_ELO / 400)) - 0.5
+    top, bottom = result
+    assert abs(top.gap - 7 / 15) < 1e-12 and abs(top.sd - var ** 0.5) < 1e-12
+    assert abs(top.llr - 2 * delta * (7 / 15) / var) < 1e-9
+    assert abs(bottom.gap - 1 / 15) < 1e-12
+    assert abs(bottom.llr - 2 * delta * (1 / 15) / var) < 1e-9
+    # Bonferroni over the 2 neighbouring pairs: a = 0.025, bound log(0.975/0.025).
+    assert abs(adaptive.bound(2) - 3.6635616461296463) < 1e-12
+    assert top.decision == "H1" and top.llr > adaptive.bound(2)
+    assert bottom.llr < adaptive.bound(2) and bottom.decision is None
+    # Before MIN_DOF degrees of freedom nothing is settled, however clear.
+    early = adaptive.pairs(played[:6 * 3], [1, 2, 3])
+    assert all(p.decision is None for p in early)
+
+
+def test_pairs_are_judged_on_sets_where_they_never_met() -> None:
+    # Bots 1 and 4 never share a table, yet the pooled fit orders them:
+    # 1 beats 2 and 3 everywhere, 4 loses to both.
+    played: list[adaptive.Played] = []
+    for k in range(6):
+        played += unit_of(k, (1, 2, 3), (1, 2, 3) if k % 2 else (1, 3, 2))
+        played += unit_of(k, (2, 3, 4), (2, 3, 4) if k % 2 else (3, 2, 4))
+    assert adaptive.head_to_head(played, 1, 4) == []
+    model = adaptive.fit(played, [1, 2, 3, 4])
+    assert model is not None and model.gap(1, 4)[0] > 0.9
 
 
 @pytest.mark.slow
