@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-import logging
 import re
 import secrets
-import signal
 import sys
 from collections import Counter
 from pathlib import Path
@@ -14,30 +12,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from arena.cli.stopping import StopSignals, quiet_unraisable
+
 if TYPE_CHECKING:  # imported lazily at run time: the CLI starts often
     from arena.tournament.config import TournamentConfig
     from arena.tournament.store import BotRow, Store
 
-log = logging.getLogger(__name__)
-
 tournament_app = typer.Typer(help="Tournaments: create, run, resume.", no_args_is_help=True)
-
-
-class _Terminated(KeyboardInterrupt):
-    """SIGTERM to `arena tournament run`: handled as Ctrl-C (exit status 143)."""
-
-
-def _quiet_unraisable() -> None:
-    """Once a run is being stopped, errors Python can only report ("Exception
-    ignored in: ...", e.g. from a finalizer that the stop interrupted, or one
-    of the pool's threads writing to a worker that just exited) go to the log,
-    not to stderr: there they would break into the one line that says what
-    happened."""
-    def to_log(unraisable: sys.UnraisableHookArgs) -> None:
-        log.debug("while stopping: %s in %r: %s", unraisable.err_msg or "exception ignored",
-                  unraisable.object, unraisable.exc_value)
-
-    sys.unraisablehook = to_log
 
 
 def _fail(message: str) -> typer.Exit:
@@ -160,27 +141,15 @@ def run(
         made.append(make_executor(kind, workers, address, quiet=quiet, pin_cpus=pin))
         return made[-1]
 
-    terminated = False
-    stopped = False  # by SIGTERM or Ctrl-C: the process is on its way out
-    unraisable_hook = sys.unraisablehook
-
-    def on_sigterm(signum: int, frame: object) -> None:
-        # As Ctrl-C (which signals the workers too): the workers stop their
-        # matches' bots and exit; finished matches are stored.
-        nonlocal terminated
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        terminated = True
-        _quiet_unraisable()
+    def stop_workers() -> None:
+        # Ctrl-C or SIGTERM: the workers stop their matches' bots and exit;
+        # finished matches are stored.
         for ex in made:
             stop = getattr(ex, "terminate_workers", None)
             if stop is not None:
                 stop()
-        raise _Terminated
 
-    try:
-        previous: object = signal.signal(signal.SIGTERM, on_sigterm)
-    except ValueError:  # not the main thread (called from other code): no handler
-        previous = None
+    signals = StopSignals(stop_workers)
 
     warnings = [seed_warning(config)] + [fallback_note(bot, config.match.sandbox) for bot in bots]
 
@@ -194,11 +163,9 @@ def run(
 
     def on_progress(done: int, total: int, leader: str) -> None:
         nonlocal progress
-        if terminated:
-            # The handler's exception can be lost: raised while a finalizer
-            # ran, Python reports it and drops it. The workers are stopping
-            # all the same, so stop here, at the next match that comes back.
-            raise _Terminated
+        # A stop whose exception a finalizer swallowed: the workers are
+        # stopping all the same, so stop here, at the next match that comes back.
+        signals.check()
         if progress is None:
             warn()
             progress = Progress(total, done, None if quiet else sys.stderr)
@@ -208,28 +175,20 @@ def run(
         if not config.store_path.exists():
             check_field(config, None)  # before the store exists: a bad field stores nothing
         # One run per folder, held before the store is opened (arena/tournament/runlock.py).
-        with exclusive_run(config.root), Store(config.store_path) as store:
+        with signals, exclusive_run(config.root), Store(config.store_path) as store:
             summary = run_tournament(
                 config, store,
                 executor, on_progress)
-            if terminated:  # lost in a finalizer (see on_progress), after the last match
-                raise _Terminated
+            signals.check()  # lost in a finalizer (see on_progress), after the last match
     except (TournamentError, RegistryError, StoreError, FingerprintError, RunLocked,
             ExecutorError) as exc:
         raise _fail(str(exc)) from None
-    except KeyboardInterrupt as exc:
-        stopped = True
-        _quiet_unraisable()
-        what, code = ("terminated", 143) if isinstance(exc, _Terminated) else ("interrupted", 130)
+    except KeyboardInterrupt:
+        quiet_unraisable()
+        what, code = signals.words()
         typer.echo(f"\n{what}: finished matches are stored; run again to resume", err=True)
         raise typer.Exit(code) from None
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)  # type: ignore[arg-type]
-        if not (stopped or terminated):
-            # A stopped run keeps the quiet hook to the end: the pool's threads
-            # may still report something while the interpreter exits.
-            sys.unraisablehook = unraisable_hook
         if progress is not None:
             progress.close()
     warn()  # if the run had nothing to play

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from multiprocessing import resource_tracker
 from typing import Any, Protocol, TypeVar
 
 from arena.referee.spec import MatchResult, MatchSpec
@@ -101,18 +102,52 @@ def _leave_the_terminal() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
+# Signals whose Python handlers a hold defers (the CLI's: KeyboardInterrupt
+# on Ctrl-C, its SIGTERM handler).
+_DEFERRED = (signal.SIGINT, signal.SIGTERM)
+
+
 @contextlib.contextmanager
 def _sigint_held() -> Iterator[None]:
-    """SIGINT blocked in this thread while it may start pool workers: they
-    inherit the mask, so a Ctrl-C while one boots waits until it has left
-    the terminal's process group. The coordinator still gets it at once
-    (another of its threads takes it; Python runs the handler in the main
-    thread)."""
+    """Start pool processes and threads inside this: SIGINT is blocked in the
+    calling thread, and a Ctrl-C or SIGTERM that comes meanwhile is acted on
+    when the hold ends, never in the middle of it.
+
+    The mask: processes and threads started here inherit it. A worker
+    booting with SIGINT blocked waits until it has left the terminal's
+    process group (_leave_the_terminal), and a helper thread of the
+    coordinator (a pool's queue feeder, its manager thread) never takes a
+    SIGINT, so the kernel delivers it to the main thread: there, Python's
+    handler runs at once, even while the main thread waits for results (a
+    signal taken by another thread would wake the main thread only when a
+    match came back, which can take minutes).
+
+    The deferral: a blocked signal can still be taken by another thread,
+    and Python then runs its handler in the main thread at any instruction.
+    Raised in the middle of starting a worker (between the spawn and the
+    write of its preparation data), KeyboardInterrupt left that worker
+    reading a closed pipe, and it printed `EOFError: Ran out of input` on
+    the terminal. So while the hold lasts the handlers only take note; the
+    first signal that came is handed to its real handler as the hold ends."""
+    came: list[tuple[int, Any]] = []
+    handlers: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for wanted in _DEFERRED:
+            handler = signal.getsignal(wanted)
+            if callable(handler):  # a Python handler (not SIG_IGN / SIG_DFL)
+                handlers[wanted] = handler
+                signal.signal(wanted, lambda s, frame: came.append((s, frame)))
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
+        for held, handler in handlers.items():
+            signal.signal(held, handler)  # runs the note-takers for what is pending first
+        # A SIGINT pending on the process is delivered here, to the real handler.
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        if came:
+            first, frame = came[0]
+            handlers[first](first, frame)
 
 
 def _quiet_stop() -> None:
@@ -197,6 +232,12 @@ class LocalPool:
         self._pool = self._new_pool()
 
     def _new_pool(self) -> ProcessPoolExecutor:
+        # Started before the hold: starting it unblocks SIGINT in this thread.
+        resource_tracker.ensure_running()
+        with _sigint_held():  # the slots queue's feeder thread starts here
+            return self._make_pool()
+
+    def _make_pool(self) -> ProcessPoolExecutor:
         queue: Any = None
         if self._slots:
             # Each worker takes one slot as it starts (the pool starts exactly

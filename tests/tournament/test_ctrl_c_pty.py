@@ -1,20 +1,31 @@
 """Ctrl-C of `arena tournament run` in a real terminal (a pseudo-terminal:
 the line discipline turns ^C into SIGINT for the foreground process group,
-as a shell's terminal does). Repeated at different moments — while the
-workers start, at the first output, with matches finished — the output has
-no traceback and no "Exception ignored", only the one last line, and the
-next run resumes and completes the tournament."""
+as a shell's terminal does). At every moment of a run — while it plans
+(the store open, nothing printed yet), at the first output, as each pool
+worker appears, while a worker is being started, with a match in play,
+with matches finished, and twice in a row — the run stops with exit status
+130, the output has no traceback and no "Exception ignored", only the one
+last line, the matches finished before are still stored, and the next run
+resumes and completes the tournament.
+
+The moments are events seen from outside (the output, the processes in
+/proc), not times: under load the command's start alone can take longer
+than any fixed delay."""
 
 from __future__ import annotations
 
 import os
 import pty
+import re
 import select
+import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from arena.sandbox.process import live_processes
 
 from .test_cli_bad_input import ROOT, cli, random_bot
 
@@ -24,21 +35,62 @@ ARENA = ROOT / ".venv" / "bin" / "arena"
 STOPPED = "interrupted: finished matches are stored; run again to resume"
 NOISE = ("Traceback", "Exception ignored", "never awaited", "Error", "Exception in callback")
 
+# Where the run is, as the test sees it: its output so far, its pid.
+Moment = Callable[[bytes, int], bool]
 
-def in_terminal(folder: Path, interrupt_when: Callable[[bytes, float], bool]) -> tuple[int, str]:
+# A sitecustomize that makes the coordinator wait 0.3 s between starting a
+# pool worker and handing it its preparation data: a ^C typed while a
+# worker is being started lands in that gap every time (unslowed it lasts
+# about a millisecond; a KeyboardInterrupt raised there left the worker
+# reading a closed pipe, and it printed `EOFError: Ran out of input`).
+SLOW_SPAWN = '''
+import os, time
+import multiprocessing.util as util
+
+_spawn = util.spawnv_passfds
+
+
+def _slow(path, args, passfds):
+    pid = _spawn(path, args, passfds)
+    text = " ".join(a.decode() if isinstance(a, bytes) else str(a) for a in args)
+    if "spawn_main" in text and os.environ.get("ARENA_TEST_SLOW_SPAWN"):
+        open(os.environ["ARENA_TEST_SLOW_SPAWN"], "a").write(f"{pid}\\n")
+        time.sleep(0.3)
+    return pid
+
+
+util.spawnv_passfds = _slow
+'''
+
+
+def in_terminal(folder: Path, interrupt_when: Moment, again: bool = False,
+                env: dict[str, str] | None = None) -> tuple[int, str]:
     """Run the tournament on a pty; type ^C once `interrupt_when(output so
-    far, seconds since start)` says so. Returns (exit status, all output)."""
+    far, pid)` says so (and, with `again`, once more 0.2 s later, while the
+    run stops). Returns (exit status, all output)."""
     pid, fd = pty.fork()
     if pid == 0:  # the child: session leader with the pty as its terminal
         os.chdir(ROOT)
+        os.environ.update(env or {})
+        # As a terminal's shell starts its foreground command: SIGINT at its
+        # default. A test run started in the background (`make test &`, a
+        # CI runner) has SIGINT ignored, and an ignored SIGINT is inherited
+        # through exec: the run would then rightly ignore ^C, as every
+        # program does (Python installs no KeyboardInterrupt handler), and
+        # play to the end. That is how this test once failed in CI.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.execv(str(ARENA), [str(ARENA), "tournament", "run", str(folder)])
-    out, sent, start = b"", False, time.monotonic()
+    out, sent, start = b"", 0.0, time.monotonic()
     try:
         while True:
-            if not sent and interrupt_when(out, time.monotonic() - start):
+            if not sent and interrupt_when(out, pid):
                 os.write(fd, b"\x03")
-                sent = True
-            ready, _, _ = select.select([fd], [], [], 0.05)
+                sent = time.monotonic()
+            elif again and sent and time.monotonic() - sent > 0.2:
+                os.write(fd, b"\x03")
+                again = False
+            assert time.monotonic() - start < 120, out.decode(errors="replace")
+            ready, _, _ = select.select([fd], [], [], 0.05 if sent else 0.002)
             if ready:
                 try:
                     data = os.read(fd, 65536)
@@ -54,6 +106,56 @@ def in_terminal(folder: Path, interrupt_when: Callable[[bytes, float], bool]) ->
     return os.waitstatus_to_exitcode(status), out.decode(errors="replace")
 
 
+def _children(pid: int) -> list[int]:
+    return [p for p, ppid, _ in live_processes() if ppid == pid]
+
+
+def _workers(pid: int) -> list[int]:
+    """The run's pool workers (not its resource tracker)."""
+    out = []
+    for child in _children(pid):
+        try:
+            with open(f"/proc/{child}/cmdline", "rb") as f:
+                cmdline = f.read()
+        except OSError:
+            continue
+        if b"spawn_main" in cmdline:
+            out.append(child)
+    return out
+
+
+def store_open(store: Path) -> Moment:
+    def moment(out: bytes, pid: int) -> bool:
+        try:
+            return any(os.readlink(f"/proc/{pid}/fd/{fd}") == str(store)
+                       for fd in os.listdir(f"/proc/{pid}/fd"))
+        except OSError:
+            return False
+    return moment
+
+
+def workers(n: int) -> Moment:
+    return lambda out, pid: len(_workers(pid)) >= n
+
+
+def bot_running(out: bytes, pid: int) -> bool:
+    return any(_children(worker) for worker in _workers(pid))
+
+
+def finished(n: int) -> Moment:
+    def moment(out: bytes, pid: int) -> bool:
+        done = re.findall(rb" (\d+)/12 matches", out)
+        return bool(done) and int(done[-1]) >= n
+    return moment
+
+
+def stored_finished(folder: Path) -> int:
+    status = cli("tournament", "status", folder)
+    assert status.returncode == 0, status.stderr
+    found = re.search(r"finished (\d+)", status.stdout)
+    return int(found.group(1)) if found else 0
+
+
 def test_ctrl_c_is_clean_every_time(tmp_path: Path) -> None:
     if not ARENA.exists():
         pytest.skip(f"no {ARENA} (scripts/setup.sh makes it)")
@@ -65,22 +167,45 @@ def test_ctrl_c_is_clean_every_time(tmp_path: Path) -> None:
         f'name = "cc"\nseed = 8123456789012345\nsandbox = "process"\nbootstrap = 5\n'
         f'concurrency = 2\nduplicate_sets = 2\nbots = [{listed}]\n[rules]\ntarget = 1000\n'
         'max_deals = 3\n')
-    moments: list[tuple[str, Callable[[bytes, float], bool]]] = [
-        ("while the workers start", lambda out, t: t > 0.3),
-        ("at the first output", lambda out, t: bool(out)),
-        ("with a match finished", lambda out, t: b" 1/12 " in out or b" 2/12 " in out),
-        ("while the workers start, again", lambda out, t: t > 0.8),
-        ("at the first output, again", lambda out, t: bool(out)),
+    slow = tmp_path / "slow"
+    slow.mkdir()
+    (slow / "sitecustomize.py").write_text(SLOW_SPAWN)
+    slowed = tmp_path / "slowed-spawns"
+    slow_env = {"PYTHONPATH": str(slow), "ARENA_TEST_SLOW_SPAWN": str(slowed)}
+    store = folder / "tournament.sqlite"
+
+    def slowed_worker_started(out: bytes, pid: int) -> bool:
+        return slowed.exists() and bool(slowed.read_text().split())
+
+    moments: list[tuple[str, Moment, bool, dict[str, str] | None]] = [
+        ("while the run plans", store_open(store), False, None),
+        ("at the first output", lambda out, pid: bool(out), False, None),
+        ("as the first worker appears", workers(1), False, None),
+        ("as the second worker appears", workers(2), False, None),
+        ("while a worker is being started", slowed_worker_started, False, slow_env),
+        ("while a worker is being started, again", slowed_worker_started, False, slow_env),
+        ("with a match in play", bot_running, False, None),
+        ("with a match finished", finished(1), False, None),
+        ("twice, while the run stops", workers(2), True, None),
+        ("as the first worker appears, again", workers(1), False, None),
+        ("with matches finished", finished(3), False, None),
     ]
-    for what, when in moments:
-        code, out = in_terminal(folder, when)
+    kept = 0
+    for what, when, twice, env in moments:
+        slowed.unlink(missing_ok=True)
+        code, out = in_terminal(folder, when, twice, env)
         assert code == 130, (what, out)
         assert not any(word in out for word in NOISE), (what, out)
         lines = [line.strip() for line in out.replace("^C", "").splitlines() if line.strip()]
-        if lines:  # else stopped before the run began: nothing but the echoed ^C
-            assert lines[-1] == STOPPED, (what, out)
-            assert all(line == STOPPED or "matches" in line for line in lines), (what, out)
+        assert lines and lines[-1] == STOPPED, (what, out)
+        assert all(line == STOPPED or "matches" in line for line in lines), (what, out)
+        if env:  # the slowing did happen: the ^C came while a worker was started
+            assert slowed.read_text().split(), what
+        now = stored_finished(folder) if store.exists() else 0
+        assert now >= kept, (what, now, kept)  # nothing finished is ever lost
+        kept = now
     done = cli("tournament", "run", folder)
     assert done.returncode == 0, done.stderr
     assert "12/12 matches finished" in done.stdout
+    assert f"({12 - kept} played now" in done.stdout  # the stored ones were not played again
     assert "finished 12 (of 12" in cli("tournament", "status", folder).stdout

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli import tournament_cmd
+from arena.cli import stopping
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
@@ -242,8 +242,8 @@ def test_once_stopping_the_errors_python_can_only_report_go_to_the_log(
 
     saved = sys.unraisablehook
     try:
-        tournament_cmd._quiet_unraisable()
-        with caplog.at_level(logging.DEBUG, logger=tournament_cmd.__name__):
+        stopping.quiet_unraisable()
+        with caplog.at_level(logging.DEBUG, logger=stopping.__name__):
             PipeUser()  # dropped at once: its __del__ raises
     finally:
         sys.unraisablehook = saved
