@@ -27,11 +27,10 @@ def handlers() -> Iterator[None]:
 def test_a_ctrl_c_during_the_hold_is_raised_when_it_ends_not_inside(handlers: None) -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     done = []
-    with pytest.raises(KeyboardInterrupt):
-        with _sigint_held():
-            assert signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, set())
-            signal.raise_signal(signal.SIGINT)  # to this thread: blocked, so pending
-            done.append("the rest of the hold")
+    with pytest.raises(KeyboardInterrupt), _sigint_held():
+        assert signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+        signal.raise_signal(signal.SIGINT)  # to this thread: blocked, so pending
+        done.append("the rest of the hold")
     assert done == ["the rest of the hold"]
     assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
@@ -50,12 +49,11 @@ def test_a_ctrl_c_taken_by_another_thread_is_deferred_too(handlers: None) -> Non
 
     other = threading.Thread(target=take_it)
     other.start()  # before the hold: with the mask of a thread started outside one
-    with pytest.raises(KeyboardInterrupt):
-        with _sigint_held():
-            go.set()
-            other.join()
-            for _ in range(10_000):  # many instructions: the handler could run at any
-                done.append(1)
+    with pytest.raises(KeyboardInterrupt), _sigint_held():
+        go.set()
+        other.join()
+        for _ in range(10_000):  # many instructions: the handler could run at any
+            done.append(1)
     assert len(done) == 10_000
 
 
@@ -67,10 +65,9 @@ def test_a_sigterm_handler_is_deferred_to_the_end_of_the_hold(handlers: None) ->
         raise Terminated
 
     signal.signal(signal.SIGTERM, on_term)
-    with pytest.raises(Terminated):
-        with _sigint_held():
-            signal.raise_signal(signal.SIGTERM)  # not blocked: its note-taker runs now
-            came.append("after the signal, in the hold")
+    with pytest.raises(Terminated), _sigint_held():
+        signal.raise_signal(signal.SIGTERM)  # not blocked: its note-taker runs now
+        came.append("after the signal, in the hold")
     assert came == ["after the signal, in the hold", "handler"]
     assert signal.getsignal(signal.SIGTERM) is on_term
 
