@@ -255,6 +255,12 @@ def _bot_ids(bots: list[BotRow], name: str, what: str) -> tuple[int, ...]:
     return ids
 
 
+def _small_number(text: str) -> bool:
+    """ASCII digits that SQLite can hold (a query's page or set number): a
+    longer number would overflow its INTEGER (a 500 instead of a 400)."""
+    return text.isascii() and text.isdigit() and len(text) <= 15
+
+
 def match_filter(query: Mapping[str, str], bots: list[BotRow]) -> MatchFilter:
     bot = query.get("bot", "")
     vs = query.get("vs", "")
@@ -264,7 +270,7 @@ def match_filter(query: Mapping[str, str], bots: list[BotRow]) -> MatchFilter:
     fault = query.get("fault", "")
     if table and not _TABLE.fullmatch(table):
         raise BadQuery(f"table={table!r}: expected a table id such as t0123456789")
-    if set_text and not set_text.isdigit():
+    if set_text and not _small_number(set_text):
         raise BadQuery(f"set={set_text!r}: expected a duplicate set number")
     if status and status not in browse.STATUSES:
         raise BadQuery(f"status={status!r}: expected one of {', '.join(browse.STATUSES)}")
@@ -306,7 +312,7 @@ def match_rows(rows: list[browse.MatchSummary], bots: dict[int, BotRow],
 
 def match_list(t: Tournament, query: Mapping[str, str]) -> Listing:
     page_text = query.get("page", "1")
-    if not page_text.isdigit() or int(page_text) < 1:
+    if not _small_number(page_text) or int(page_text) < 1:
         raise BadQuery(f"page={page_text!r}: expected a page number from 1")
     page = int(page_text)
     keys = ("bot", "vs", "table", "set", "status", "fault")
