@@ -138,18 +138,18 @@ class Timer:
             handle = pacer.seats[1].handle
             return handle.pauser.cpu_seconds() if handle is not None else None
 
-        async def timed_turn(pacer: pondering.Pacer, seat: Any) -> float | None:
-            cpu = await turn(pacer, seat)
+        async def timed_turn(pacer: pondering.Pacer, seat: Any) -> float:
             if seat.index == 0:
                 self._mark = neighbour(pacer)
-            return cpu
+            return await turn(pacer, seat)
 
-        async def timed_answered(pacer: pondering.Pacer, seat: Any, since: float | None) -> float | None:
+        async def timed_answered(pacer: pondering.Pacer, seat: Any) -> float | None:
+            spent = await answered(pacer, seat)
             if seat.index == 0 and self._mark is not None:
                 now = neighbour(pacer)
                 self.stolen += (now - self._mark) if now is not None else 0.0
                 self._mark = None
-            return await answered(pacer, seat, since)
+            return spent
 
         pondering._switch = timed_switch  # type: ignore[assignment]
         match_module._Match._play = timed_play  # type: ignore[method-assign]

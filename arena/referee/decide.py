@@ -18,6 +18,7 @@ from typing import Any
 from google.protobuf.message import DecodeError
 
 from arena.game.actions import Action, Pass
+from arena.referee.pondering import Pacer
 from arena.referee.seats import DISCONNECTED, Oversized, Seat
 from arena.referee.server import INBOX_LIMIT, MESSAGE_LIMIT
 from arena.referee.spec import GONE_BEFORE, GONE_CLOSED, GONE_EXITED, FaultPolicy
@@ -49,6 +50,7 @@ class Decisions:
     """The decision half of a match (mixed into match._Match)."""
 
     policy: FaultPolicy
+    pacer: Pacer
 
     @staticmethod
     def _stop_bot(seat: Seat) -> None:
@@ -80,7 +82,7 @@ class Decisions:
             seq, seat.encoder.encode(obs).SerializeToString(), legal, limit, seat.bank, seat.pending,
         )
         seat.pending.clear()
-        t0 = time.monotonic()
+        t0 = await self.pacer.turn(seat)  # its clocks started, then the seat thawed
         deadline = t0 + limit
         if not await seat.send_now(data):
             return self._faulty(seat, legal, "crash",

@@ -84,9 +84,8 @@ class GameLoop(Decisions, Messages):
             seat = self.seats[actor]
             # Fresh: computed when this seat became the one to act.
             before_obs = obs[actor] if seat.playing else None
-            cpu0 = await self.pacer.turn(seat) if seat.playing else None
             action, fault, line, elapsed = await self._decide(seat, before_obs, legal)
-            cpu = await self.pacer.answered(seat, cpu0)
+            cpu = await self.pacer.answered(seat)
             # The trick's cards and winner are public facts, the same from any
             # seat's view: take them from the actor's view before the action.
             ref = before_obs

@@ -4,15 +4,23 @@
 request of a match on, every playing bot but the one deciding is paused
 (arena.sandbox.freezer: its cgroup frozen, or SIGSTOP), so a bot that burns
 CPU between its turns takes nothing from the seat on the clock (the seats of
-a match share the cores of its CPU slot). `turn(seat)` runs before the
-seat's request is written and thaws it (the clock starts with the bot
-already running); `answered(seat)` freezes it as soon as the referee takes
-up its answer, before the referee's own work on it (a few hundred µs in
-which the bot would otherwise run beside the next seat's start). A seat
-that decides twice in a row is thus frozen and thawed in between: a switch
-costs a few µs, and that keeps every other seat frozen at every moment, so
-some group stays frozen throughout (a cgroup v1 freezer is only cheap that
-way, see freezer.py).
+a match share the cores of its CPU slot). `turn(seat)` runs just before the
+seat's request is written: it starts the seat's clocks, wall and CPU, and
+then thaws it, so everything the bot does from its thaw on is on its own
+clock. Read after the thaw, it would not be: a thawed bot runs at once, and
+one that spins several threads can keep the referee from its next line for
+tens of ms (a burner's four threads on two cores: 10-40 ms a turn here,
+once 0.2 s) - CPU that was on no decision's clock, taken before its own
+request reached it, which is pondering. (The CPU clock is read while the
+bot is still frozen, so that reading is exact.) `answered(seat)` freezes it
+as soon as the referee takes up its answer, before the referee's own work
+on it (a few hundred µs in which the bot would otherwise run beside the
+next seat's start), and only then reads its CPU clock, so the decision's
+CPU holds all the bot used until it stopped. A seat that decides twice in
+a row is thus frozen and thawed in between: a switch costs a few µs, and
+that keeps every other seat frozen at every moment, so some group stays
+frozen throughout (a cgroup v1 freezer is only cheap that way, see
+freezer.py).
 
 What a frozen bot is sent (deal results) waits in its socket, in order, and
 is read when it is thawed, before its next request: nothing is lost, the
@@ -25,8 +33,8 @@ match end on, every bot runs: start-up, and the match-end hook and exit.
 `pondering = True` keeps the bots running throughout (mechanism "off").
 
 The CPU clock is read on every decision where the bot's cgroup has one
-(v2 `cpu.stat`, v1 `cpuacct.usage`): CPU seconds the bot used from its turn
-to the moment the referee takes up its answer, beside the wall time. With
+(v2 `cpu.stat`, v1 `cpuacct.usage`): CPU seconds the bot used from its thaw
+to its freeze after the referee took up its answer, beside the wall time. With
 pondering off that is the decision's own CPU; with it on, it also holds
 whatever the bot computes meanwhile for itself.
 """
@@ -34,6 +42,7 @@ whatever the bot computes meanwhile for itself.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -58,6 +67,7 @@ class Pacer:
         self.seats = list(seats)
         self.pondering = pondering
         self.cpu = [CpuStats() for _ in self.seats]
+        self._since: dict[int, float | None] = {}  # seat -> its CPU clock at its turn
 
     def mechanism(self, seat: Seat) -> str:
         """How `seat` is paused while others decide ("off": it is not)."""
@@ -65,24 +75,38 @@ class Pacer:
             return OFF
         return seat.handle.pauser.mechanism if seat.handle is not None else freezer.NONE
 
-    async def turn(self, seat: Seat) -> float | None:
+    async def turn(self, seat: Seat) -> float:
         """Before `seat`'s request: the other playing seats frozen (they are
-        already, but for the first turn), `seat` thawed. Returns the seat's
-        CPU clock now (None where it has none)."""
+        already, but for the first turn), the seat's clocks started, then the
+        seat thawed. Returns the moment its wall clock starts (time.monotonic()).
+
+        The thaw is on the seat's clock: a cgroup write of µs, or SIGCONT and
+        a walk of its process tree. The docker engine's pause API is the
+        exception: its call (17 ms, up to its client timeout when the engine
+        is slow) is the engine's time, so that seat's wall clock starts after
+        it (its CPU clock still before)."""
+        me = seat.handle.pauser if seat.handle is not None else None
         if not self.pondering:
             others = [s.handle.pauser for s in self.seats
                       if s is not seat and s.handle is not None and s.playing]
-            me = seat.handle.pauser if seat.handle is not None else None
-            await _run(_switch, others, me)
-        return seat.handle.pauser.cpu_seconds() if seat.handle is not None else None
+            await _run(_switch, others, None)
+        self._since[seat.index] = me.cpu_seconds() if me is not None else None
+        started = time.monotonic()
+        if not self.pondering and me is not None:
+            await _run(_switch, [], me)
+            if me.mechanism == freezer.DOCKER_PAUSE:
+                started = time.monotonic()
+        return started
 
-    async def answered(self, seat: Seat, since: float | None) -> float | None:
+    async def answered(self, seat: Seat) -> float | None:
         """The seat's decision is over (answered, timed out or faulty): it is
         frozen at once, before the referee's own work on the answer, and the
-        CPU seconds it used since `turn` returned `since` are booked."""
-        now = seat.handle.pauser.cpu_seconds() if seat.handle is not None else None
+        CPU seconds it used since `turn` (None where there is no clock, or no
+        turn: a seat that was not playing) are booked and returned."""
         if not self.pondering and seat.handle is not None and seat.playing:
             await _run(_switch, [seat.handle.pauser], None)
+        since = self._since.pop(seat.index, None)
+        now = seat.handle.pauser.cpu_seconds() if seat.handle is not None else None
         if since is None or now is None:
             return None
         spent = max(0.0, now - since)
