@@ -167,6 +167,10 @@ def _quiet_stop() -> None:
     # grpc's poller thread can still call into the closed loop of the match
     # it was serving ("Exception in callback PollerCompletionQueue...").
     logging.getLogger("asyncio").setLevel(logging.CRITICAL)
+    # The match's own warnings while it is torn down (a bot started as the
+    # stop came, found parentless by its seat's gate: "refused a connection
+    # on seat 0's socket") say nothing about the run; errors still show.
+    logging.disable(logging.WARNING)
 
 
 _STOPPING = False  # this worker was told to stop: it starts no further match
@@ -352,7 +356,28 @@ def _start_match_process(parent: int, slot: tuple[int, ...] | None) -> None:
     # Pinned first, while the process has one thread: everything it starts inherits it.
     if slot:
         cpus.pin(slot)
+    # As a local pool worker: out of the terminal's process group (a Ctrl-C
+    # reaches the run, which stops this process: DaskExecutor.terminate_workers),
+    # and SIGTERM stops its match's bots before it exits.
+    _leave_the_terminal()
     _exit_with_parent(parent)
+    signal.signal(signal.SIGTERM, _on_sigterm)
+
+
+def _stop_match_process() -> int:
+    """Run on a Dask worker (Client.run) when the run is stopped: SIGTERM to
+    its match process, which tears its match down and exits (_on_sigterm);
+    the worker's own reports of its task's end go to the log. Returns how
+    many processes were told."""
+    _quiet_stop()
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    told = 0
+    if _MATCH_PROCESS is not None:
+        for pid in list(getattr(_MATCH_PROCESS, "_processes", None) or ()):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGTERM)
+                told += 1
+    return told
 
 
 def _close_match_process(wait: bool = True) -> None:
@@ -420,6 +445,14 @@ def _in_match_process(fn: Callable[[A], R], arg: A) -> R:
         return fn(arg)
     try:
         return _match_process().submit(fn, arg).result()
+    except KeyboardInterrupt:
+        # The match process's match was stopped (_stop_match_process: the
+        # run is being stopped) and its KeyboardInterrupt came back as the
+        # task's result. An error of this task, not an interrupt of the
+        # worker: distributed re-raises a KeyboardInterrupt out of a task
+        # into its event loop, with a traceback on the terminal.
+        _close_match_process(wait=False)
+        raise RuntimeError("the match was stopped: the run was interrupted") from None
     except BrokenProcessPool:
         # The match process died (killed, or crashed hard): this match fails
         # (reported, and played again on resume); the next one gets a new process.
@@ -462,27 +495,46 @@ class DaskExecutor:
         # CPU slots are known here only for a LocalCluster (this machine);
         # workers elsewhere read ARENA_CPUS.
         slots: list[tuple[int, ...]] = []
-        if address in ("", "local"):
-            import dask
+        self._stopped = False
+        # Dask's threads in this process (its event loop, a nanny's process
+        # watchers) and its worker processes start inside the hold
+        # (_sigint_held): the threads never take a Ctrl-C from the main
+        # thread, and the workers never get one at all (they inherit SIGINT
+        # blocked; a Ctrl-C delivered to each process of the terminal broke
+        # into every worker and nanny at once, tracebacks and "still alive
+        # after 4.0 seconds, killing" all over the terminal). The run stops
+        # them in order instead (terminate_workers, close). The resource
+        # tracker first: starting it unblocks SIGINT in the thread that does.
+        resource_tracker.ensure_running()
+        with _sigint_held():
+            if address in ("", "local"):
+                import dask
 
-            n = workers if workers > 0 else cores()
-            slots = cpus.slots(n) if pin_cpus else []
-            # A match runs in the worker process beside the worker's own event
-            # loop: its housekeeping (a 20 ms tick, memory and system monitors
-            # every 0.1-0.5 s) takes the GIL from the referee. Matches last
-            # seconds, so slower housekeeping loses nothing (measured: Dask 2
-            # workers went from 8% below the local pool to level with it).
-            with dask.config.set(QUIET_WORKER_CONFIG):
-                self._cluster = dist.LocalCluster(
-                    n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
-                    dashboard_address=None, silence_logs=level)
-            self._client: Any = dist.Client(self._cluster)
-        else:
-            try:
-                self._client = dist.Client(address, timeout=CONNECT_SECONDS)
-            except (OSError, ValueError) as exc:  # TimeoutError is an OSError
-                raise ExecutorError(f"dask scheduler {address}: cannot connect: {exc}") from None
-        self._client.register_plugin(_worker_plugin(slots), name="arena-match-process")
+                n = workers if workers > 0 else cores()
+                slots = cpus.slots(n) if pin_cpus else []
+                # A match runs in the worker process beside the worker's own event
+                # loop: its housekeeping (a 20 ms tick, memory and system monitors
+                # every 0.1-0.5 s) takes the GIL from the referee. Matches last
+                # seconds, so slower housekeeping loses nothing (measured: Dask 2
+                # workers went from 8% below the local pool to level with it).
+                with dask.config.set(QUIET_WORKER_CONFIG):
+                    self._cluster = dist.LocalCluster(
+                        n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
+                        dashboard_address=None, silence_logs=level,
+                        # No dashboard; the scheduler's HTTP routes (health,
+                        # metrics) on a free loopback port: by default they
+                        # take 8787 and, with it in use (another cluster),
+                        # warn on the terminal that they moved.
+                        scheduler_kwargs={"dashboard": False,
+                                          "dashboard_address": "127.0.0.1:0"})
+                self._client: Any = dist.Client(self._cluster)
+            else:
+                try:
+                    self._client = dist.Client(address, timeout=CONNECT_SECONDS)
+                except (OSError, ValueError) as exc:  # TimeoutError is an OSError
+                    raise ExecutorError(
+                        f"dask scheduler {address}: cannot connect: {exc}") from None
+            self._client.register_plugin(_worker_plugin(slots), name="arena-match-process")
         info = self._client.scheduler_info()
         self.workers = max(1, sum(int(w.get("nthreads", 1)) for w in info["workers"].values()))
 
@@ -526,6 +578,19 @@ class DaskExecutor:
                     yield Outcome(match_id, None, _error_text(lost))
             future.release()
             submit_more()
+
+    def terminate_workers(self) -> None:
+        """The run is being stopped: the matches in play on this run's own
+        LocalCluster are torn down (their bots stopped) and what Dask reports
+        of the workers' ends goes to the log. A cluster of others (a
+        scheduler address) is left alone: its matches of this run finish
+        there, unrecorded, and are played again on the next run."""
+        if self._stopped or self._cluster is None:
+            return
+        self._stopped = True
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)
+        with contextlib.suppress(Exception):  # a worker already gone has nothing to stop
+            self._client.run(_stop_match_process, on_error="ignore")
 
     def close(self) -> None:
         self._client.close()

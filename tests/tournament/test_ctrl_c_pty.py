@@ -64,7 +64,7 @@ util.spawnv_passfds = _slow
 
 
 def in_terminal(folder: Path, interrupt_when: Moment, again: bool = False,
-                env: dict[str, str] | None = None) -> tuple[int, str]:
+                env: dict[str, str] | None = None, *options: str) -> tuple[int, str]:
     """Run the tournament on a pty; type ^C once `interrupt_when(output so
     far, pid)` says so (and, with `again`, once more 0.2 s later, while the
     run stops). Returns (exit status, all output)."""
@@ -79,7 +79,7 @@ def in_terminal(folder: Path, interrupt_when: Moment, again: bool = False,
         # program does (Python installs no KeyboardInterrupt handler), and
         # play to the end. That is how this test once failed in CI.
         signal.signal(signal.SIGINT, signal.SIG_DFL)
-        os.execv(str(ARENA), [str(ARENA), "tournament", "run", str(folder)])
+        os.execv(str(ARENA), [str(ARENA), "tournament", "run", str(folder), *options])
     out, sent, start = b"", 0.0, time.monotonic()
     try:
         while True:
@@ -139,7 +139,20 @@ def workers(n: int) -> Moment:
 
 
 def bot_running(out: bytes, pid: int) -> bool:
-    return any(_children(worker) for worker in _workers(pid))
+    """A bot process (`python3 bot.py`) below the run: a match is in play."""
+    below, todo = [], [pid]
+    while todo:
+        kids = _children(todo.pop())
+        below += kids
+        todo += kids
+    for child in below:
+        try:
+            with open(f"/proc/{child}/cmdline", "rb") as f:
+                if b"bot.py" in f.read():
+                    return True
+        except OSError:
+            continue
+    return False
 
 
 def finished(n: int) -> Moment:
@@ -156,7 +169,7 @@ def stored_finished(folder: Path) -> int:
     return int(found.group(1)) if found else 0
 
 
-def test_ctrl_c_is_clean_every_time(tmp_path: Path) -> None:
+def tournament(tmp_path: Path) -> Path:
     if not ARENA.exists():
         pytest.skip(f"no {ARENA} (scripts/setup.sh makes it)")
     bots = [random_bot(tmp_path, n) for n in ("ra", "rb", "rc")]
@@ -167,45 +180,70 @@ def test_ctrl_c_is_clean_every_time(tmp_path: Path) -> None:
         f'name = "cc"\nseed = 8123456789012345\nsandbox = "process"\nbootstrap = 5\n'
         f'concurrency = 2\nduplicate_sets = 2\nbots = [{listed}]\n[rules]\ntarget = 1000\n'
         'max_deals = 3\n')
-    slow = tmp_path / "slow"
-    slow.mkdir()
-    (slow / "sitecustomize.py").write_text(SLOW_SPAWN)
-    slowed = tmp_path / "slowed-spawns"
-    slow_env = {"PYTHONPATH": str(slow), "ARENA_TEST_SLOW_SPAWN": str(slowed)}
+    return folder
+
+
+def stops_cleanly(folder: Path, moments: list[tuple[str, Moment, bool, dict[str, str] | None]],
+                  *options: str) -> None:
+    """Each moment: exit 130, one last line, no noise, nothing finished lost;
+    then a run completes the tournament without playing a stored match again."""
     store = folder / "tournament.sqlite"
-
-    def slowed_worker_started(out: bytes, pid: int) -> bool:
-        return slowed.exists() and bool(slowed.read_text().split())
-
-    moments: list[tuple[str, Moment, bool, dict[str, str] | None]] = [
-        ("while the run plans", store_open(store), False, None),
-        ("at the first output", lambda out, pid: bool(out), False, None),
-        ("as the first worker appears", workers(1), False, None),
-        ("as the second worker appears", workers(2), False, None),
-        ("while a worker is being started", slowed_worker_started, False, slow_env),
-        ("while a worker is being started, again", slowed_worker_started, False, slow_env),
-        ("with a match in play", bot_running, False, None),
-        ("with a match finished", finished(1), False, None),
-        ("twice, while the run stops", workers(2), True, None),
-        ("as the first worker appears, again", workers(1), False, None),
-        ("with matches finished", finished(3), False, None),
-    ]
     kept = 0
     for what, when, twice, env in moments:
-        slowed.unlink(missing_ok=True)
-        code, out = in_terminal(folder, when, twice, env)
+        code, out = in_terminal(folder, when, twice, env, *options)
         assert code == 130, (what, out)
         assert not any(word in out for word in NOISE), (what, out)
         lines = [line.strip() for line in out.replace("^C", "").splitlines() if line.strip()]
         assert lines and lines[-1] == STOPPED, (what, out)
         assert all(line == STOPPED or "matches" in line for line in lines), (what, out)
-        if env:  # the slowing did happen: the ^C came while a worker was started
-            assert slowed.read_text().split(), what
         now = stored_finished(folder) if store.exists() else 0
         assert now >= kept, (what, now, kept)  # nothing finished is ever lost
         kept = now
-    done = cli("tournament", "run", folder)
+    done = cli("tournament", "run", folder, *options)
     assert done.returncode == 0, done.stderr
     assert "12/12 matches finished" in done.stdout
     assert f"({12 - kept} played now" in done.stdout  # the stored ones were not played again
     assert "finished 12 (of 12" in cli("tournament", "status", folder).stdout
+
+
+def test_ctrl_c_is_clean_every_time(tmp_path: Path) -> None:
+    folder = tournament(tmp_path)
+    slow = tmp_path / "slow"
+    slow.mkdir()
+    (slow / "sitecustomize.py").write_text(SLOW_SPAWN)
+
+    def worker_being_started(n: int) -> tuple[Moment, dict[str, str]]:
+        # The sitecustomize writes the worker's pid, then waits 0.3 s before
+        # handing it its preparation data: the ^C comes in that wait.
+        slowed = tmp_path / f"slowed-{n}"
+        env = {"PYTHONPATH": str(slow), "ARENA_TEST_SLOW_SPAWN": str(slowed)}
+        return (lambda out, pid: slowed.exists() and bool(slowed.read_text().split())), env
+
+    slowed_1, slow_env_1 = worker_being_started(1)
+    slowed_2, slow_env_2 = worker_being_started(2)
+    stops_cleanly(folder, [
+        ("while the run plans", store_open(folder / "tournament.sqlite"), False, None),
+        ("at the first output", lambda out, pid: bool(out), False, None),
+        ("as the first worker appears", workers(1), False, None),
+        ("as the second worker appears", workers(2), False, None),
+        ("while a worker is being started", slowed_1, False, slow_env_1),
+        ("while a worker is being started, again", slowed_2, False, slow_env_2),
+        ("with a match in play", bot_running, False, None),
+        ("with a match finished", finished(1), False, None),
+        ("twice, while the run stops", workers(2), True, None),
+        ("as the first worker appears, again", workers(1), False, None),
+        ("with matches finished", finished(3), False, None),
+    ])
+
+
+def test_ctrl_c_of_a_dask_local_run_is_clean_every_time(tmp_path: Path) -> None:
+    # Dask's LocalCluster: worker processes with a nanny each, a scheduler,
+    # and each worker's match process; none of them may print on the way out.
+    folder = tournament(tmp_path)
+    stops_cleanly(folder, [
+        ("at the first output", lambda out, pid: bool(out), False, None),
+        ("as the Dask workers appear", workers(2), False, None),
+        ("with a match in play", bot_running, False, None),
+        ("with a match finished", finished(1), False, None),
+        ("twice, with a match in play", bot_running, True, None),
+    ], "--dask", "local")
