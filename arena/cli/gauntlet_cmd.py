@@ -11,7 +11,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from arena.cli.stopping import StopSignals, quiet_unraisable
+
 if TYPE_CHECKING:
+    from arena.tournament.executors import Executor
     from arena.tournament.gauntlet import Settings, Verdict
 
 
@@ -136,8 +139,23 @@ def gauntlet(
         stop=stop, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
         max_sets=max_sets)
     shown = [-1]
+    made: list[Executor] = []
+
+    def executor() -> Executor:
+        made.append(make_executor("local", concurrency, quiet=quiet))
+        return made[-1]
+
+    def stop_workers() -> None:
+        for ex in made:
+            stop = getattr(ex, "terminate_workers", None)
+            if stop is not None:
+                stop()
+
+    # Ctrl-C and SIGTERM as for `tournament run` (arena/cli/stopping.py).
+    signals = StopSignals(stop_workers)
 
     def on_update(v: Verdict) -> None:
+        signals.check()  # a stop whose exception a finalizer swallowed
         if quiet or v.state.sets == shown[0]:
             return
         shown[0] = v.state.sets
@@ -146,17 +164,18 @@ def gauntlet(
     try:
         bots, has_baseline = gauntlet_run.prepare(request)  # nothing is written before this
         request.root.mkdir(parents=True, exist_ok=True)
-        with exclusive_run(request.root):
+        with signals, exclusive_run(request.root):
             store, prepared = gauntlet_run.open_store(request, bots, has_baseline)
             with store:
-                report = gauntlet_run.run(
-                    prepared, store,
-                    lambda: make_executor("local", concurrency, quiet=quiet), on_update)
+                report = gauntlet_run.run(prepared, store, executor, on_update)
+            signals.check()
     except (GauntletError, RegistryError, StoreError, RunLocked, ExecutorError, OSError) as exc:
         raise _fail(str(exc)) from None
     except KeyboardInterrupt:
-        typer.echo("\ninterrupted: finished matches are stored; run again to resume", err=True)
-        raise typer.Exit(130) from None
+        quiet_unraisable()
+        what, code = signals.words()
+        typer.echo(f"\n{what}: finished matches are stored; run again to resume", err=True)
+        raise typer.Exit(code) from None
     for line in report.errors[:10]:
         typer.echo(f"match failed (played again on the next run): {line}", err=True)
     if as_json:

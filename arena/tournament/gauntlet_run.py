@@ -250,6 +250,13 @@ def run(p: Prepared, store: Store, executor_factory: Callable[[], Executor],
             report.verdict = verdict()
             if on_update:
                 on_update(report.verdict)
+    except KeyboardInterrupt:
+        # Ctrl-C or SIGTERM (the CLI's handlers raise it): stop the matches
+        # in play, each with its teardown, before waiting for the workers.
+        stop = getattr(executor, "terminate_workers", None)
+        if stop is not None:
+            stop()
+        raise
     finally:
         executor.close()
     report.verdict = verdict()

@@ -63,9 +63,9 @@ util.spawnv_passfds = _slow
 '''
 
 
-def in_terminal(folder: Path, interrupt_when: Moment, again: bool = False,
-                env: dict[str, str] | None = None, *options: str) -> tuple[int, str]:
-    """Run the tournament on a pty; type ^C once `interrupt_when(output so
+def in_terminal(args: list[str], interrupt_when: Moment, again: bool = False,
+                env: dict[str, str] | None = None) -> tuple[int, str]:
+    """Run `arena ARGS` on a pty; type ^C once `interrupt_when(output so
     far, pid)` says so (and, with `again`, once more 0.2 s later, while the
     run stops). Returns (exit status, all output)."""
     pid, fd = pty.fork()
@@ -79,7 +79,7 @@ def in_terminal(folder: Path, interrupt_when: Moment, again: bool = False,
         # program does (Python installs no KeyboardInterrupt handler), and
         # play to the end. That is how this test once failed in CI.
         signal.signal(signal.SIGINT, signal.SIG_DFL)
-        os.execv(str(ARENA), [str(ARENA), "tournament", "run", str(folder), *options])
+        os.execv(str(ARENA), [str(ARENA), *args])
     out, sent, start = b"", 0.0, time.monotonic()
     try:
         while True:
@@ -183,22 +183,36 @@ def tournament(tmp_path: Path) -> Path:
     return folder
 
 
-def stops_cleanly(folder: Path, moments: list[tuple[str, Moment, bool, dict[str, str] | None]],
-                  *options: str) -> None:
-    """Each moment: exit 130, one last line, no noise, nothing finished lost;
-    then a run completes the tournament without playing a stored match again."""
-    store = folder / "tournament.sqlite"
+Moments = list[tuple[str, Moment, bool, dict[str, str] | None]]
+
+
+def stops_cleanly(args: list[str], moments: Moments, progress: Callable[[str], bool],
+                  finished_now: Callable[[], int]) -> int:
+    """Each moment: exit 130, the last line STOPPED and before it only
+    progress lines, no noise, nothing finished lost. Returns how many
+    matches are stored finished at the end."""
     kept = 0
     for what, when, twice, env in moments:
-        code, out = in_terminal(folder, when, twice, env, *options)
+        code, out = in_terminal(args, when, twice, env)
         assert code == 130, (what, out)
         assert not any(word in out for word in NOISE), (what, out)
         lines = [line.strip() for line in out.replace("^C", "").splitlines() if line.strip()]
         assert lines and lines[-1] == STOPPED, (what, out)
-        assert all(line == STOPPED or "matches" in line for line in lines), (what, out)
-        now = stored_finished(folder) if store.exists() else 0
+        assert all(line == STOPPED or progress(line) for line in lines), (what, out)
+        now = finished_now()
         assert now >= kept, (what, now, kept)  # nothing finished is ever lost
         kept = now
+    return kept
+
+
+def tournament_stops_cleanly(folder: Path, moments: Moments, *options: str) -> None:
+    """stops_cleanly, then a run completes the tournament without playing
+    a stored match again."""
+    def finished_now() -> int:
+        return stored_finished(folder) if (folder / "tournament.sqlite").exists() else 0
+
+    kept = stops_cleanly(["tournament", "run", str(folder), *options], moments,
+                         lambda line: "matches" in line, finished_now)
     done = cli("tournament", "run", folder, *options)
     assert done.returncode == 0, done.stderr
     assert "12/12 matches finished" in done.stdout
@@ -221,7 +235,7 @@ def test_ctrl_c_is_clean_every_time(tmp_path: Path) -> None:
 
     slowed_1, slow_env_1 = worker_being_started(1)
     slowed_2, slow_env_2 = worker_being_started(2)
-    stops_cleanly(folder, [
+    tournament_stops_cleanly(folder, [
         ("while the run plans", store_open(folder / "tournament.sqlite"), False, None),
         ("at the first output", lambda out, pid: bool(out), False, None),
         ("as the first worker appears", workers(1), False, None),
@@ -240,7 +254,7 @@ def test_ctrl_c_of_a_dask_local_run_is_clean_every_time(tmp_path: Path) -> None:
     # Dask's LocalCluster: worker processes with a nanny each, a scheduler,
     # and each worker's match process; none of them may print on the way out.
     folder = tournament(tmp_path)
-    stops_cleanly(folder, [
+    tournament_stops_cleanly(folder, [
         ("at the first output", lambda out, pid: bool(out), False, None),
         ("as the Dask workers appear", workers(2), False, None),
         ("with a match in play", bot_running, False, None),
