@@ -1,6 +1,6 @@
 """The referee's own work per decision, without gRPC or bot processes.
 
-    .venv/bin/python benchmarks/referee_work.py [--games G] [--instructions]
+    .venv/bin/python benchmarks/referee_work.py [--games G] [--instructions] [--turns]
 
 The real match loop (`arena.referee.match`) plays whole standard games in
 this process against an in-memory transport: each decision request is
@@ -15,6 +15,9 @@ the stand-in bots' parsing and replies taken out (timed alone over the same
 game's messages): the referee's own work. With `--instructions`, also the
 instructions per decision counted by valgrind (cachegrind): the same count
 on every run, so a change of a few percent shows even on a noisy machine.
+With `--turns`, also the same games with every seat asking for Turn
+notices (Hello.turn_notices: a message to each other seat per decision),
+timed in turn with the games where none asks, and their ratio.
 That count takes a minute or two (two runs under valgrind: with and without
 the measured game, whose difference is the game's own count).
 """
@@ -52,10 +55,13 @@ def game_spec(seed: int) -> MatchSpec:
                      sandbox="process")
 
 
-def play_one(seed: int) -> tuple[float, int]:
+def play_one(seed: int, turns: bool = False) -> tuple[float, int]:
     """(CPU seconds, decisions) of one whole game through the match loop,
-    the stand-in bots' work (`stand_in`) included."""
+    the stand-in bots' work (`stand_in`) included; with `turns`, every seat
+    asked for Turn notices."""
     match = in_memory(game_spec(seed))
+    for seat in match.seats:
+        seat.turn_notices = turns
     t0 = time.process_time()
     asyncio.run(match._play())
     return time.process_time() - t0, sum(s.decisions for s in match.seats)
@@ -153,6 +159,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=5, help="games to time (seeds 1, 2, 1, 2, ...)")
     parser.add_argument("--instructions", action="store_true", help="also count instructions (valgrind)")
+    parser.add_argument("--turns", action="store_true",
+                        help="also time games where every seat asks for Turn notices, against none")
     args = parser.parse_args()
     play_one(3)  # warm-up: imports, caches
     per: list[float] = []
@@ -166,6 +174,18 @@ def main() -> None:
           f"the stand-in bots' parsing and replies included")
     print(f"  the referee's own: {statistics.median(own) * 1e6:.0f} us CPU per decision "
           f"(min {min(own) * 1e6:.0f}, max {max(own) * 1e6:.0f}; the stand-in bots' work taken out)")
+    if args.turns:
+        off: list[float] = []
+        on: list[float] = []
+        for i in range(max(args.games, 4)):  # in turn: the machine's drift hits both alike
+            cpu, n = play_one(1 + i % 2)
+            off.append(cpu / n)
+            cpu, n = play_one(1 + i % 2, turns=True)
+            on.append(cpu / n)
+        ratio = statistics.median(on) / statistics.median(off)
+        print(f"turn notices: {statistics.median(on) * 1e6:.0f} us CPU per decision with every seat "
+              f"asking, {statistics.median(off) * 1e6:.0f} us with none (median of {len(on)} games "
+              f"each, in turn): {ratio:.2f}x")
     if args.instructions:
         if shutil.which("valgrind") is None:
             print("instructions: valgrind is not installed (Debian package valgrind)")

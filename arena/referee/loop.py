@@ -68,6 +68,27 @@ class GameLoop(Decisions, Messages):
                 return out, True
         return self._observe(game), False
 
+    def _announce_turn(self, game: Any, actor: Seat, watchers: list[Seat]) -> None:
+        """Tell every other seat that asked for it (Hello.turn_notices) that
+        `actor` decides now, with its per-move time, the seat's pending
+        events and its own observation now (the engine's, fresh: the loop's
+        copy of it is not rebuilt after a quiet action), so that a table
+        drawn from the stream (a person's page) is current. `actor` is the
+        `to_act` of that observation whenever no private offer is pending.
+        While one is, nothing is sent: a notice would tell the others that
+        an offer was made (RULES.md §6). A forfeited actor's default action
+        takes no time: nothing is sent either. `watchers`: the seats that asked."""
+        if not actor.playing or game.private_offer:
+            return
+        per_move = actor.time_control.per_move  # not its bank: answering a private offer adds to it
+        for s in watchers:
+            if s is actor or not s.playing:
+                continue
+            view = _view(game, s.index)
+            s.post(codec.turn_message(actor.index, view["phase"], view["deal_number"], per_move,
+                                      s.pending, s.encoder.encode(view).SerializeToString()))
+            s.pending.clear()
+
     async def _play(self) -> Any:
         game = new_game(self.rules, seed=self.spec.seed)
         obs = self._observe(game)
@@ -77,6 +98,9 @@ class GameLoop(Decisions, Messages):
             if o is not None:
                 seat.pending.extend(codec.event_field(events.after_events({}, o)))
         n_deals = 0
+        # Seats that asked for Turn notices (their Hello came before the game):
+        # none in a tournament of bots that do not ask, and then no cost.
+        watchers = [s for s in self.seats if s.turn_notices]
         while not game.is_over:
             actor = game.to_act
             assert actor is not None  # a game that is not over has a seat to act
@@ -84,6 +108,10 @@ class GameLoop(Decisions, Messages):
             seat = self.seats[actor]
             # Fresh: computed when this seat became the one to act.
             before_obs = obs[actor] if seat.playing else None
+            # Before the actor's request goes out (and its bot thaws): the
+            # seats that asked hear of the turn as it starts.
+            if watchers:
+                self._announce_turn(game, seat, watchers)
             action, fault, line, elapsed = await self._decide(seat, before_obs, legal)
             cpu = await self.pacer.answered(seat)
             # The trick's cards and winner are public facts, the same from any

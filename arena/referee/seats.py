@@ -76,6 +76,7 @@ class Seat:
     encoder: codec.ObservationEncoder = field(default_factory=codec.ObservationEncoder)
     stale: int = 0                   # messages that answered nothing (see server.INBOX_LIMIT)
     claimed: bool = False
+    turn_notices: bool = False       # its Hello asked for Turn messages (loop.py)
     alive: bool = False              # stream open and writable
     gone_why: str = ""               # why a write found the stream gone ("" if none did)
     handle: BotHandle | None = None

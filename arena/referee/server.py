@@ -183,6 +183,7 @@ class RefereeService:
         if why_not:
             return None, why_not
         seat.claimed = True
+        seat.turn_notices = msg.hello.turn_notices
         log.info("seat %d connected: %s %s", seat.index, msg.hello.bot_name, msg.hello.bot_version)
         return seat, ""
 

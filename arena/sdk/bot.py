@@ -98,6 +98,9 @@ class Bot:
 
     name: str = "python-bot"
     version: str = "0"
+    # True: the referee also tells this bot, with a `Turn` message, whenever
+    # another seat is asked to decide (`on_turn`; docs/protocol.md#turn-notices).
+    turn_notices: bool = False
 
     def on_match_start(self, start: pb.MatchStart) -> None:
         """The match begins: `start.seat` is this bot's seat, `start.rules` the rules."""
@@ -108,6 +111,10 @@ class Bot:
 
     def on_event(self, event: pb.Event) -> None:
         """Something happened at the table (a bid, a play, a trick won, ...)."""
+
+    def on_turn(self, turn: pb.Turn) -> None:
+        """Another seat decides now (only with `turn_notices = True`): `turn.seat`,
+        `turn.phase`, its clock `turn.time_limit_s`. Its events come first, to `on_event`."""
 
     def on_deal_end(self, result: pb.DealResult) -> None:
         """A deal was scored."""
@@ -186,7 +193,7 @@ async def _play(bot: Bot, address: str, token: str, catch_errors: bool) -> int:
         try:
             await call.write(pb.BotMessage(hello=pb.Hello(
                 token=token, bot_name=bot.name, bot_version=bot.version,
-                protocol_version=PROTOCOL_VERSION,
+                protocol_version=PROTOCOL_VERSION, turn_notices=bot.turn_notices,
             )))
             while True:
                 msg = await call.read()
@@ -199,6 +206,10 @@ async def _play(bot: Bot, address: str, token: str, catch_errors: bool) -> int:
                     await call.write(_decide(bot, Observation(msg.decision), catch_errors))
                 elif body == "event":
                     _hook(bot.on_event, msg.event, catch_errors)
+                elif body == "turn":
+                    for event in msg.turn.events:  # the events before the turn, first
+                        _hook(bot.on_event, event, catch_errors)
+                    _hook(bot.on_turn, msg.turn, catch_errors)
                 elif body == "deal_result":
                     for event in msg.deal_result.events:  # the deal's last events, first
                         _hook(bot.on_event, event, catch_errors)

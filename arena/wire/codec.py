@@ -122,6 +122,8 @@ def _double(number: int, value: float) -> bytes:
 # DecisionRequest / RefereeMessage field numbers (protocol/arena/v1/arena.proto).
 _REQ_SEQ, _REQ_OBS, _REQ_LEGAL, _REQ_TEXTS, _REQ_LIMIT, _REQ_BANK, _REQ_EVENTS = range(1, 8)
 _MSG_DECISION = 2
+_MSG_TURN = 7
+_TURN_OBS = 8  # Turn.observation
 
 # action -> (Action message bytes, legal_actions entry, legal_texts entry)
 _PARTS: dict[Action, tuple[bytes, bytes, bytes]] = {}
@@ -182,6 +184,16 @@ def decision_message(seq: int, observation: bytes, legal: Sequence[Action], time
     out.append(_double(_REQ_BANK, bank_left_s))
     out += events
     return _delimited(_MSG_DECISION, b"".join(out))
+
+
+def turn_message(seat: int, phase: str, deal_number: int, per_move_s: float,
+                 events: Sequence[bytes], observation: bytes) -> bytes:
+    """The serialized `RefereeMessage(turn=Turn(...))` with `events` (in
+    `event_field` form: Turn's events have DecisionRequest's field number)
+    and `observation` (a serialized Observation, always present)."""
+    head = pb.Turn(seat=seat, phase=phase, deal_number=deal_number,
+                   per_move_s=per_move_s).SerializeToString()
+    return _delimited(_MSG_TURN, head + b"".join(events) + _delimited(_TURN_OBS, observation))
 
 
 def action_from_pb(msg: pb.Action) -> Action:

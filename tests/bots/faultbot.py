@@ -39,8 +39,9 @@ say(f"pid {os.getpid()}")
 say(f"address {os.environ.get('ARENA_ADDRESS', '')}")
 
 
-def hello(token: str) -> bytes:
-    msg = pb.BotMessage(hello=pb.Hello(token=token, bot_name="faultbot", protocol_version=1))
+def hello(token: str, turn_notices: bool = False) -> bytes:
+    msg = pb.BotMessage(hello=pb.Hello(token=token, bot_name="faultbot", protocol_version=1,
+                                       turn_notices=turn_notices))
     return msg.SerializeToString()
 
 

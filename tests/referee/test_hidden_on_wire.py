@@ -17,6 +17,11 @@ real referee and save every message they receive, byte for byte. Then:
    bytes seat 0 receives are identical in both matches up to the first
    message that shows it a card it did not hold (the moment its view may
    legitimately differ).
+
+The recorders ask for Turn notices (Hello.turn_notices), so every check also
+covers them: the events they carry, and that the observation each carries is
+the engine's for the seat at a state in order where the seat it names is to
+act, never while a private offer is pending.
 """
 
 from __future__ import annotations
@@ -154,12 +159,43 @@ def check_seat(seat: int, messages: list[bytes], states: list[Any], actions: lis
             assert not leaked, f"seat {seat} message {i}: cards it cannot know: {sorted(leaked)}"
             pending.clear()
             p = q
+        elif msg.WhichOneof("body") == "turn":
+            # What it names is known at the turn's state or before (as for a
+            # decision): the window starts again there.
+            q = _turn_state(seat, msg.turn, states, p, i)
+            pending |= cards_in(msg)
+            leaked = pending - set().union(*obs_cards[p:q + 1], *played[p:q])
+            assert not leaked, f"seat {seat} message {i}: cards it cannot know: {sorted(leaked)}"
+            pending.clear()
+            p = q
         else:
             pending |= cards_in(msg)
     known = set().union(*obs_cards[p:], *played[p:])
     assert not pending - known, f"seat {seat}: cards it cannot know after its last decision: " \
         f"{sorted(pending - known)}"
     return matched
+
+
+def _turn_state(seat: int, turn: pb.Turn, states: list[Any], p: int, i: int) -> int:
+    """The first engine state from `p` on that the Turn notice tells of:
+    another seat to act and no private offer pending, the observation sent
+    byte-identical to the engine's for `seat` there, the phase and deal its."""
+    assert turn.seat != seat, f"seat {seat} message {i}: a Turn notice of its own decision"
+    want = turn.observation.SerializeToString(deterministic=True)
+    q = p
+    while q < len(states) and not (
+            states[q].to_act == turn.seat and not states[q].private_offer
+            and codec.observation_to_pb(states[q].observation(seat).to_dict())
+            .SerializeToString(deterministic=True) == want):
+        q += 1
+    assert q < len(states), f"seat {seat} message {i}: Turn {turn} is no engine state after {p}"
+    assert turn.observation.to_act == turn.seat and turn.observation.phase == turn.phase
+    assert turn.observation.deal_number == turn.deal_number and turn.per_move_s > 0
+    return q
+
+
+def turns_of(messages: list[bytes]) -> list[pb.Turn]:
+    return [m.turn for m in map(pb.RefereeMessage.FromString, messages) if m.WhichOneof("body") == "turn"]
 
 
 # ---------------------------------------------------------------- 1. whole matches
@@ -190,7 +226,9 @@ def test_no_message_carries_a_card_the_seat_may_not_know(
     preset: str, options: dict[str, object], tmp_path: Path
 ) -> None:
     players = int(options.get("players", 3))  # type: ignore[call-overload]
-    bots = tuple(recorder(tmp_path / f"bot{s}", "random") for s in range(players))
+    # Every seat but the last asks for Turn notices: both kinds of stream are checked.
+    bots = tuple(recorder(tmp_path / f"bot{s}", "random+turns" if s < players - 1 else "random")
+                 for s in range(players))
     replay = tmp_path / "match.jsonl"
     result = run_match(MatchSpec(
         match_id=f"wire-{preset}", bots=bots, seed=23, rules_preset=preset,
@@ -206,6 +244,12 @@ def test_no_message_carries_a_card_the_seat_may_not_know(
         kinds = [pb.RefereeMessage.FromString(m).WhichOneof("body") for m in messages]
         assert kinds[0] == "match_start" and kinds[-1] == "match_end"
         assert check_seat(seat, messages, states, actions) == result.seats[seat].decisions
+        turns = turns_of(messages)
+        if seat == players - 1:
+            assert not turns  # it did not ask
+        else:  # one notice per decision of another seat, but for private offers
+            others = sum(r.decisions for r in result.seats if r.seat != seat)
+            assert 0 < len(turns) <= others
 
 
 def test_the_check_catches_a_leak(tmp_path: Path) -> None:
@@ -300,7 +344,8 @@ def test_permuting_hidden_cards_changes_no_byte_before_they_show(
         assert sorted(deal["hands"][0]) == sorted(base["hands"][0])
         fixed_first_deal(monkeypatch, deal)
         work = tmp_path / f"run{run}"
-        bots = tuple(recorder(work / f"bot{s}", "passive") for s in range(3))
+        bots = tuple(recorder(work / f"bot{s}", "passive+turns" if s == 0 else "passive")
+                     for s in range(3))
         result = run_match(MatchSpec(
             match_id="wire-permuted", bots=bots, seed=31, rules_preset=preset,
             rules_options=(*options.items(), ("max_deals", 1)), sandbox="process",
@@ -312,6 +357,8 @@ def test_permuting_hidden_cards_changes_no_byte_before_they_show(
     a, b = recordings
     cut, fine = assert_same_bytes_until_a_new_card(a, b, set(base["hands"][0]), 0)
     assert fine > cut
+    # Turn notices are among the bytes compared (seat 1 opens, seat 2 passes).
+    assert turns_of(a[:cut]) and turns_of(a[:cut]) == turns_of(b[:cut])
     # And the permutation did change what it saw afterwards (the test has teeth).
     assert a != b
 
@@ -322,10 +369,12 @@ def pieces(messages: list[bytes]) -> list[bytes]:
     out: list[bytes] = []
     for data in messages:
         msg = pb.RefereeMessage.FromString(data)
-        if msg.WhichOneof("body") == "decision":
-            for ev in msg.decision.events:
+        body = msg.WhichOneof("body")
+        if body in ("decision", "turn"):
+            part = getattr(msg, body)
+            for ev in part.events:
                 out.append(ev.SerializeToString(deterministic=True))
-            del msg.decision.events[:]
+            del part.events[:]
         rest = pb.Event(kind="message", text=str(msg))
         out.append(rest.SerializeToString(deterministic=True))
     return out
@@ -356,7 +405,7 @@ def test_a_declined_redeal_offer_changes_no_byte_for_the_other_seats(
     for run, deal in enumerate([OFFER_DEAL, other]):
         fixed_first_deal(monkeypatch, deal)
         work = tmp_path / f"run{run}"
-        bots = tuple(recorder(work / f"bot{s}", "passive") for s in range(3))
+        bots = tuple(recorder(work / f"bot{s}", "passive+turns") for s in range(3))
         result = run_match(MatchSpec(
             match_id="wire-offer", bots=bots, seed=31, rules_preset="estonian",
             rules_options=(("max_deals", 1),), sandbox="process",
@@ -371,11 +420,17 @@ def test_a_declined_redeal_offer_changes_no_byte_for_the_other_seats(
 
     # The test has teeth: seat 1 was offered a redeal (and passed) only in the first match.
     assert offered(recordings[0][1]) and not offered(recordings[1][1])
-    assert_same_bytes_until_a_new_card(recordings[0][observer], recordings[1][observer],
-                                       set(OFFER_DEAL["hands"][observer]), observer)
+    cut, _ = assert_same_bytes_until_a_new_card(recordings[0][observer], recordings[1][observer],
+                                                set(OFFER_DEAL["hands"][observer]), observer)
+    # The observer's Turn notices are among the bytes compared, and none
+    # told of seat 1's offer: the first is seat 1's turn in the auction (seat
+    # 0's opening 100 is compulsory), the same bytes as where no offer was made.
+    turns = turns_of(recordings[0][observer][:cut])
+    assert turns and turns[0].seat == 1 and turns[0].phase == "bidding"
+    assert all(not (t.seat == 1 and t.phase == "redeal") for t in turns_of(recordings[0][observer]))
     # Seat 1 itself hears of its own pass to the offer (its next request).
-    events_1 = [ev.text for m in recordings[0][1]
-                for ev in pb.RefereeMessage.FromString(m).decision.events]
+    events_1 = [ev.text for m in map(pb.RefereeMessage.FromString, recordings[0][1])
+                for ev in (*m.decision.events, *m.turn.events)]
     assert events_1.count("seat 1: pass") == 2  # the declined offer, then its pass in the auction
 
 
@@ -391,7 +446,7 @@ def _picked(data: bytes) -> bool:
     """The message tells of the organiser's pick (its event, in whatever carries it)."""
     msg = pb.RefereeMessage.FromString(data)
     body = msg.WhichOneof("body")
-    carried = getattr(msg, body).events if body in ("decision", "deal_result", "match_end") else ()
+    carried = getattr(msg, body).events if body in ("decision", "deal_result", "match_end", "turn") else ()
     return any(ev.kind == "action" and ev.action.kind == "pick" for ev in carried)
 
 
@@ -414,7 +469,7 @@ def test_a_lottery_guess_changes_no_byte_for_the_others_until_the_pick(
     recordings: list[list[list[bytes]]] = []
     for run, colour in enumerate(["red", "black"]):
         work = tmp_path / f"run{run}"
-        bots = tuple(recorder(work / f"bot{s}", f"lottery:{colour if s == first else 'red'}")
+        bots = tuple(recorder(work / f"bot{s}", f"lottery:{colour if s == first else 'red'}+turns")
                      for s in range(4))
         result = run_match(MatchSpec(
             match_id="wire-lottery", bots=bots, seed=seed, rules_preset="finnish",

@@ -108,3 +108,46 @@ def test_a_slow_match_end_hook_runs_to_its_end(tmp_path: Path) -> None:
     me = result.seats[1]
     assert me.status == "ok" and all(n == 0 for _, n in me.faults), me.fault_log
     assert "hook finished" in Path(me.log_path).read_text()
+
+
+@pytest.mark.slow
+def test_a_bot_that_asks_for_turn_notices_gets_one_per_other_decision(tmp_path: Path) -> None:
+    """`turn_notices = True`: `on_turn` for every decision of another seat
+    (no private offers in the standard rules without redeal hands here),
+    and still every event exactly once."""
+    folder = tmp_path / "turns"
+    folder.mkdir()
+    (folder / "bot.py").write_text(
+        "import json, sys\nfrom arena.sdk import Bot, run\n\n"
+        "class Turns(Bot):\n"
+        "    turn_notices = True\n"
+        "    turns, actions, me = [], 0, None\n"
+        "    def on_match_start(self, start):\n"
+        "        self.me = start.seat\n"
+        "    def act(self, obs):\n"
+        "        return obs.legal_actions[0]\n"
+        "    def on_event(self, event):\n"
+        "        self.actions += event.kind == 'action'\n"
+        "    def on_turn(self, turn):\n"
+        "        assert turn.seat != self.me and turn.per_move_s == 5.0, turn\n"
+        "        self.turns.append([turn.seat, turn.phase])\n"
+        "    def on_match_end(self, end):\n"
+        "        print(json.dumps({'turns': self.turns, 'actions': self.actions}), file=sys.stderr)\n\n"
+        "raise SystemExit(run(Turns()))\n")
+    (folder / "bot.toml").write_text('name = "turns"\nversion = "1"\nlanguage = "python"\n'
+                                     'run = "python3 bot.py"\n')
+    rnd = load_bot(ROOT / "sample_bots" / "random")
+    result = run_match(MatchSpec(
+        match_id="turns", bots=(rnd, load_bot(folder), rnd), seed=8,
+        rules_options=(("max_deals", 2), ("redeal", "none")), sandbox="process",
+        work_dir=str(tmp_path), time_control=TimeControl(per_move=5.0), replay_path=str(tmp_path / "m.jsonl"),
+    ))
+    me = result.seats[1]
+    assert me.status == "ok" and all(n == 0 for _, n in me.faults), me.fault_log
+    report = json.loads(Path(me.log_path).read_text().strip().splitlines()[-1])
+    from arena.referee.replay import read_replay
+
+    others = [r["seat"] for r in read_replay(result.replay_path).actions if r["seat"] != 1]
+    assert [seat for seat, _ in report["turns"]] == others
+    assert {phase for _, phase in report["turns"]} >= {"bidding", "play"}
+    assert report["actions"] == sum(s.decisions for s in result.seats)

@@ -72,3 +72,19 @@ def test_sent_action_is_the_inverse_of_action_bytes() -> None:
     for action in game.legal_actions():
         assert codec.sent_action(codec.action_bytes(action)) is action
     assert codec.sent_action(pb.Action(kind="play", card="XX").SerializeToString()) is None
+
+
+@pytest.mark.parametrize("events", [0, 1, 3])
+def test_turn_message_equals_the_protobuf_serialization(events: int) -> None:
+    rng = random.Random(events)
+    for seat, phase, deal, per_move in [(0, "", 0, 0.0), (2, "bidding", 1, 60.0), (3, "play", 300, 0.25)]:
+        evs = _events(rng, events)
+        game = new_game(Rules.preset("standard"), seed=seat)
+        obs = codec.observation_to_pb(game.observation(seat % 3).to_dict()) if phase else pb.Observation()
+        reference = pb.RefereeMessage(turn=pb.Turn(
+            seat=seat, phase=phase, deal_number=deal, per_move_s=per_move, events=evs, observation=obs,
+        )).SerializeToString()
+        composed = codec.turn_message(seat, phase, deal, per_move, codec.event_field(evs),
+                                      obs.SerializeToString())
+        assert composed == reference
+        assert pb.RefereeMessage.FromString(composed).turn.HasField("observation")

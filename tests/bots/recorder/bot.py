@@ -11,7 +11,8 @@ at the process level as root a bot's /tmp is its own and dies with it
 ARENA_SEED, to visit many situations; `passive` passes when it may and
 otherwise plays the first legal action: a function of its own view only.
 `lottery:COLOUR` plays as `passive`, but runs the Finnish lottery when it
-may and guesses COLOUR.
+may and guesses COLOUR. A mode ending in `+turns` (`random+turns`) also asks
+for Turn notices in its Hello (docs/protocol.md#turn-notices).
 Not a misbehaving bot: tests/referee/test_hidden_on_wire.py uses it.
 """
 
@@ -26,6 +27,8 @@ import faultbot as fb
 
 out_path = sys.argv[2] if len(sys.argv) > 2 else ""
 mode = sys.argv[3] if len(sys.argv) > 3 else "random"
+turns = mode.endswith("+turns")
+mode = mode.removesuffix("+turns")
 rng = random.Random(os.environ.get("ARENA_SEED", "0"))
 
 
@@ -45,7 +48,8 @@ def choose(request: fb.pb.DecisionRequest) -> fb.pb.Action:
 def main() -> None:
     to_log = out_path == "-"
     out = open(out_path, "wb") if out_path and not to_log else None  # noqa: SIM115 - open for the whole match
-    conn = fb.Connection(fb.token(), raw=True)
+    conn = fb.Connection(raw=True)
+    conn.send(fb.hello(fb.token(), turn_notices=turns))
     try:
         for data in conn.responses:
             if to_log:

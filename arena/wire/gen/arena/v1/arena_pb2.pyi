@@ -15,16 +15,18 @@ class BotMessage(_message.Message):
     def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., reply: _Optional[_Union[Reply, _Mapping]] = ...) -> None: ...
 
 class Hello(_message.Message):
-    __slots__ = ("token", "bot_name", "bot_version", "protocol_version")
+    __slots__ = ("token", "bot_name", "bot_version", "protocol_version", "turn_notices")
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
     BOT_VERSION_FIELD_NUMBER: _ClassVar[int]
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    TURN_NOTICES_FIELD_NUMBER: _ClassVar[int]
     token: str
     bot_name: str
     bot_version: str
     protocol_version: int
-    def __init__(self, token: _Optional[str] = ..., bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ..., protocol_version: _Optional[int] = ...) -> None: ...
+    turn_notices: bool
+    def __init__(self, token: _Optional[str] = ..., bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., turn_notices: _Optional[bool] = ...) -> None: ...
 
 class Reply(_message.Message):
     __slots__ = ("seq", "action", "text")
@@ -57,20 +59,22 @@ class Action(_message.Message):
     def __init__(self, kind: _Optional[str] = ..., amount: _Optional[int] = ..., card: _Optional[str] = ..., cards: _Optional[_Iterable[str]] = ..., seat: _Optional[int] = ..., declare: _Optional[str] = ..., color: _Optional[str] = ..., bank: _Optional[int] = ...) -> None: ...
 
 class RefereeMessage(_message.Message):
-    __slots__ = ("match_start", "decision", "event", "deal_result", "match_end", "refused")
+    __slots__ = ("match_start", "decision", "event", "deal_result", "match_end", "refused", "turn")
     MATCH_START_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     EVENT_FIELD_NUMBER: _ClassVar[int]
     DEAL_RESULT_FIELD_NUMBER: _ClassVar[int]
     MATCH_END_FIELD_NUMBER: _ClassVar[int]
     REFUSED_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
     match_start: MatchStart
     decision: DecisionRequest
     event: Event
     deal_result: DealResult
     match_end: MatchEnd
     refused: str
-    def __init__(self, match_start: _Optional[_Union[MatchStart, _Mapping]] = ..., decision: _Optional[_Union[DecisionRequest, _Mapping]] = ..., event: _Optional[_Union[Event, _Mapping]] = ..., deal_result: _Optional[_Union[DealResult, _Mapping]] = ..., match_end: _Optional[_Union[MatchEnd, _Mapping]] = ..., refused: _Optional[str] = ...) -> None: ...
+    turn: Turn
+    def __init__(self, match_start: _Optional[_Union[MatchStart, _Mapping]] = ..., decision: _Optional[_Union[DecisionRequest, _Mapping]] = ..., event: _Optional[_Union[Event, _Mapping]] = ..., deal_result: _Optional[_Union[DealResult, _Mapping]] = ..., match_end: _Optional[_Union[MatchEnd, _Mapping]] = ..., refused: _Optional[str] = ..., turn: _Optional[_Union[Turn, _Mapping]] = ...) -> None: ...
 
 class SeatInfo(_message.Message):
     __slots__ = ("seat", "name", "version")
@@ -142,6 +146,22 @@ class DecisionRequest(_message.Message):
     bank_left_s: float
     events: _containers.RepeatedCompositeFieldContainer[Event]
     def __init__(self, seq: _Optional[int] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., legal_texts: _Optional[_Iterable[str]] = ..., time_limit_s: _Optional[float] = ..., bank_left_s: _Optional[float] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ...) -> None: ...
+
+class Turn(_message.Message):
+    __slots__ = ("seat", "phase", "deal_number", "per_move_s", "events", "observation")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    PHASE_FIELD_NUMBER: _ClassVar[int]
+    DEAL_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    PER_MOVE_S_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    phase: str
+    deal_number: int
+    per_move_s: float
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    observation: Observation
+    def __init__(self, seat: _Optional[int] = ..., phase: _Optional[str] = ..., deal_number: _Optional[int] = ..., per_move_s: _Optional[float] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ...) -> None: ...
 
 class Event(_message.Message):
     __slots__ = ("deal_number", "seat", "kind", "action", "cards", "text")
