@@ -7,7 +7,7 @@ shown). The bridge adds nothing taken from elsewhere: the page draws the
 table from the observation the referee sent, highlights the legal actions
 the referee listed, and JavaScript decides nothing a seat may see
 (DESIGN.md "Seeing and playing"). The bridge's own frames (`notice`,
-`clock`, `closed`) carry no cards.
+`clock`, `turn_clock`, `closed`) carry no cards.
 """
 
 from __future__ import annotations
@@ -27,8 +27,9 @@ def dumps(frame: dict[str, Any]) -> str:
 
 def referee_frame(data: bytes) -> tuple[pb.RefereeMessage, str]:
     """The message parsed from the stream's bytes and its frame's text. A
-    decision's frame also carries `view`: the observation it holds, reshaped
-    for the shared table drawing (arena.web.views.seat_view), nothing added."""
+    decision's or a turn notice's frame also carries `view`: the observation
+    it holds, reshaped for the shared table drawing (arena.web.views.seat_view),
+    nothing added."""
     from arena.web.views import seat_view
     from arena.wire.codec import observation_from_pb
 
@@ -36,8 +37,11 @@ def referee_frame(data: bytes) -> tuple[pb.RefereeMessage, str]:
     body = json_format.MessageToDict(
         msg, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
     frame: dict[str, Any] = {"type": "referee", "message": body}
-    if msg.WhichOneof("body") == "decision":
+    body_name = msg.WhichOneof("body")
+    if body_name == "decision":
         frame["view"] = seat_view(observation_from_pb(msg.decision.observation))
+    elif body_name == "turn":
+        frame["view"] = seat_view(observation_from_pb(msg.turn.observation))
     return msg, dumps(frame)
 
 
@@ -49,6 +53,12 @@ def clock(seq: int, left: float) -> str:
     """The time left on the decision now waiting, for a page that (re)joins
     while it waits (a live page counts down from the request's arrival)."""
     return dumps({"type": "clock", "seq": str(seq), "left_s": round(max(0.0, left), 3)})
+
+
+def turn_clock(seat: int, left: float) -> str:
+    """The per-move time left to the other seat now deciding (a Turn notice),
+    for a page that (re)joins meanwhile."""
+    return dumps({"type": "turn_clock", "seat": seat, "left_s": round(max(0.0, left), 3)})
 
 
 def closed(why: str) -> str:

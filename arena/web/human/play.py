@@ -31,12 +31,13 @@ LINGER = 2.0   # seconds the last frames have to reach the pages after the match
 
 
 def human_spec(spec: MatchSpec, seats: Sequence[HumanSeat], keys: Mapping[int, str],
-               time_control: TimeControl) -> MatchSpec:
-    """`spec` with each human seat played by its bridge, under its own time control."""
+               time_control: TimeControl, per_seat: Mapping[int, TimeControl] | None = None) -> MatchSpec:
+    """`spec` with each human seat played by its bridge, under its own time
+    control: `per_seat`'s for the seats it names, else `time_control`."""
     bots = list(spec.bots)
     for seat in seats:
         bots[seat.seat] = hosted_bot(seat.name, keys[seat.seat])
-    own = tuple((s.seat, time_control) for s in seats)
+    own = tuple((s.seat, (per_seat or {}).get(s.seat, time_control)) for s in seats)
     return dataclasses.replace(spec, bots=tuple(bots), seat_time=(*spec.seat_time, *own))
 
 

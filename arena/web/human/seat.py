@@ -52,6 +52,15 @@ class _Decision:
 
 
 @dataclass
+class _Turn:
+    """Another seat deciding now, as the last Turn notice told."""
+
+    seat: int
+    per_move: float
+    arrived: float                # time.monotonic() when the bridge got it
+
+
+@dataclass
 class HumanSeat:
     """The state of one human seat, shared by its bridge and its page."""
 
@@ -63,6 +72,7 @@ class HumanSeat:
     frames: list[str] = field(default_factory=list)  # every referee frame sent, in order
     notices: list[str] = field(default_factory=list)  # what the bridge told the page, for the log
     decision: _Decision | None = None
+    turn: _Turn | None = None      # another seat deciding now (Turn notice), if told
     started: bool = False          # the referee started the bridge
     ended: bool = False            # the match ended (or the bridge's stream did)
     left: bool = False             # the grace ran out: the seat was given up
@@ -126,6 +136,9 @@ class HumanSeat:
         elif self.decision is not None and not self.decision.answered:
             left = self.decision.limit - (time.monotonic() - self.decision.arrived)
             queue.put_nowait(frames.clock(self.decision.seq, left))
+        elif self.turn is not None and not self.ended:
+            left = self.turn.per_move - (time.monotonic() - self.turn.arrived)
+            queue.put_nowait(frames.turn_clock(self.turn.seat, left))
         if self.ended:
             queue.put_nowait(frames.closed("the match is over"))
         self._queue, self._socket = queue, socket
@@ -214,8 +227,11 @@ class HumanSeat:
         self.started = True
         if self._socket is None:
             self._start_grace()
+        # Turn notices: the page shows whose turn it is and their clock between
+        # this seat's own decisions (docs/protocol.md#turn-notices).
         hello = pb.BotMessage(hello=pb.Hello(token=env["ARENA_TOKEN"], bot_name=self.name,
-                                             bot_version="human", protocol_version=2))
+                                             bot_version="human", protocol_version=2,
+                                             turn_notices=True))
         try:
             async with grpc.aio.insecure_channel(env["ARENA_ADDRESS"]) as channel:
                 # Raw bytes both ways, as the referee's own service (no (de)serializers).
@@ -254,9 +270,12 @@ class HumanSeat:
         self._push(text)
         self.changed.set()
         body = msg.WhichOneof("body")
+        self.turn = None
         if body == "decision":
             req = msg.decision
             self.decision = _Decision(req.seq, tuple(req.legal_texts), req.time_limit_s, time.monotonic())
+        elif body == "turn":
+            self.turn = _Turn(msg.turn.seat, msg.turn.per_move_s, time.monotonic())
         elif body in ("match_end", "refused"):
             if body == "refused":
                 log.warning("seat %d (%s): the referee refused the bridge: %s",

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from dataclasses import replace as dc_replace
 from pathlib import Path
@@ -65,6 +65,7 @@ class LobbyGame:
     seats: list[SeatChoice]
     seed: int
     human_time: TimeControl = HUMAN_TIME    # the clock of its people's seats
+    seat_times: dict[int, TimeControl] = field(default_factory=dict)  # a person's own, by seat
     creator_secret: str = field(default_factory=lambda: secrets.token_urlsafe(24))
     humans: list[HumanSeat] = field(default_factory=list)
     status: str = "waiting"            # waiting | playing | finished | failed
@@ -98,9 +99,12 @@ class Lobby:
     # ------------------------------------------------------------ creating
 
     def create(self, preset: str, options: dict[str, object], seats: list[SeatChoice],
-               per_move: float | None = None) -> LobbyGame:
+               per_move: float | None = None,
+               seat_per_move: Mapping[int, float] | None = None) -> LobbyGame:
         """A new game; GameError if its rules or seats are not playable.
-        `per_move`: seconds per move of its people's seats (None: the server's)."""
+        `per_move`: seconds per move of its people's seats (None: the server's);
+        `seat_per_move`: a person's seat's own seconds per move, by seat, over
+        `per_move` (the bank stays the server's)."""
         from arena.referee.match import MatchSetupError, build_rules
 
         if not any(s.kind == PERSON for s in seats):
@@ -115,6 +119,10 @@ class Lobby:
                          seed=secrets.randbelow(2**63),
                          human_time=self.config.human_time if per_move is None
                          else dc_replace(self.config.human_time, per_move=per_move))
+        for i, seconds in (seat_per_move or {}).items():
+            if not (0 <= i < len(seats) and seats[i].kind == PERSON):
+                raise GameError(f"seat {i}: a per-move time is for a person's seat")
+            game.seat_times[i] = dc_replace(game.human_time, per_move=seconds)
         try:
             build_rules(self._spec(game))
         except (MatchSetupError, ValueError) as exc:
@@ -174,7 +182,7 @@ class Lobby:
             loop = asyncio.get_running_loop()
             keys = {h.seat: register_host(h.play, loop) for h in game.humans}
             try:
-                spec = human_spec(self._spec(game), game.humans, keys, game.human_time)
+                spec = human_spec(self._spec(game), game.humans, keys, game.human_time, game.seat_times)
                 from arena.referee.match import play_match
 
                 game.result = await play_match(spec)

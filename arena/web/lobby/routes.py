@@ -86,16 +86,23 @@ def lobby_routes(lobby: Lobby) -> list[BaseRoute]:
             per_move = create_form.per_move(str(form.get("per_move", "")))
             players = Rules.preset(preset).replace(**options).players
             seats = []
+            seat_per_move: dict[int, float] = {}
             for i in range(players):
                 choice = str(form.get(f"seat{i}", ""))
                 if choice == PERSON:
                     name = str(form.get(f"name{i}", "")).strip() or f"player{i}"
                     seats.append(SeatChoice(PERSON, name[:40]))
+                    try:  # the person's own clock, over the game's (empty: the game's)
+                        own = create_form.per_move(str(form.get(f"time{i}", "")))
+                    except ValueError as exc:
+                        raise GameError(f"seat {i}: {exc}") from None
+                    if own is not None:
+                        seat_per_move[i] = own
                 elif choice:
                     seats.append(SeatChoice("bot", choice))
                 else:
                     raise GameError(f"seat {i}: choose a person or a bot")
-            game = lobby.create(preset, options, seats, per_move=per_move)
+            game = lobby.create(preset, options, seats, per_move=per_move, seat_per_move=seat_per_move)
         except (GameError, ValueError) as exc:
             return error_page(request, 400, f"The game cannot be created: {exc}")
         response = RedirectResponse(f"/lobby/game/{game.id}", status_code=303)

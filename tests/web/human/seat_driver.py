@@ -26,7 +26,7 @@ def play_to_the_end(page: Any, limit: int = 600) -> dict[str, Any]:
         seen["pairs"] |= marriage_pairs(hand)
         seen["dots"] |= set(page.locator("#hand .card.marriage").evaluate_all(
             "els => els.map(e => e.dataset.card)"))
-        clock = page.locator("#clock:not([hidden])")
+        clock = page.locator("#clock:not([hidden]):not(.other)")  # its own, not another seat's
         if clock.count() and "clock" not in seen:
             seen["clock"] = clock.inner_text()
         legal = page.locator("#hand button.card.legal")

@@ -4,6 +4,9 @@ The human seat's bridge plays through the real referee against real bot
 processes; a stand-in browser (real HTTP and websocket on loopback)
 records every frame it is sent. Then, for every preset:
 
+The bridge asks for Turn notices (Hello.turn_notices), so the bots' turns,
+with the person's observation at each, are among the frames checked.
+
 1. **Exactly the stream, nothing more.** Each referee frame parses back
    (protobuf JSON mapping) into a RefereeMessage, and those messages pass the
    wire's own check (tests/referee/test_hidden_on_wire.py `check_seat`):
@@ -96,14 +99,15 @@ def _referee_messages(frames: list[str]) -> list[bytes]:
         if frame["type"] == "referee":
             msg = json_format.ParseDict(frame["message"], pb.RefereeMessage())
             out.append(msg.SerializeToString())
-            if msg.WhichOneof("body") == "decision":
+            body = msg.WhichOneof("body")
+            if body in ("decision", "turn"):
                 # The table's view is that observation reshaped, nothing added.
-                view = seat_view(observation_from_pb(msg.decision.observation))
+                view = seat_view(observation_from_pb(getattr(msg, body).observation))
                 assert frame["view"] == json.loads(json.dumps(view))
             else:
                 assert "view" not in frame
         else:
-            assert frame["type"] in ("notice", "clock", "closed")
+            assert frame["type"] in ("notice", "clock", "turn_clock", "closed")
             assert not cards_in(frame), f"the bridge's own frame names a card: {text}"
     return out
 
@@ -121,6 +125,9 @@ def test_the_browser_gets_the_seat_stream_and_no_card_it_may_not_know(
     messages = _referee_messages(client.frames)
     kinds = [pb.RefereeMessage.FromString(m).WhichOneof("body") for m in messages]
     assert kinds[0] == "match_start" and kinds[-1] == "match_end"
+    # The bridge asks for Turn notices: the page is told of the bots' turns too
+    # (check_seat checks each one's observation and events against the engine).
+    assert "turn" in kinds
     states, actions = engine_states(tmp_path / "m.jsonl")
     assert check_seat(0, messages, states, actions) == result.seats[0].decisions > 0
 
@@ -160,6 +167,9 @@ def test_permuting_hidden_cards_changes_no_byte_the_browser_gets(
     assert cut == first_new_card(b)
     assert cut >= 2, f"the browser saw a new card already in frame {cut}"
     assert a[:cut] == b[:cut]
+    # The bots' turns (Turn notices, with the person's view at each) are among
+    # the frames compared: seat 1 opens, seat 2 passes before the person acts.
+    assert any('"turn":' in t for t in a[:cut])
     assert a != b  # the permutation did change what it saw later: the test has teeth
 
 

@@ -12,7 +12,7 @@ import pytest
 from arena.game import Rules, new_game
 from arena.referee.replay import check, read_replay
 
-from .seat_driver import marriage_pairs, play_to_the_end
+from .seat_driver import marriage_pairs, play_to_the_end, step
 
 pytestmark = pytest.mark.slow
 
@@ -186,3 +186,78 @@ def test_after_the_grace_the_seat_plays_the_default_action_as_a_fault(
     assert later and later[0]["fault"] == "crash"  # the decision it missed, then default actions
     assert re.search(r"seat 0 human@human: .*\[forfeit\]", out)
     del seat_url, context
+
+
+SLOW_BOT = """import sys, time
+from arena.sdk import Bot, run
+
+
+class Slow(Bot):
+    name = "slow"
+    decisions = 0
+
+    def act(self, obs):
+        # Thinks a while on its first two decisions: the person's page meanwhile
+        # shows that it is this seat's turn, and its clock.
+        self.decisions += 1
+        if self.decisions <= 2:
+            time.sleep(6)
+        return obs.legal_actions[0]
+
+
+raise SystemExit(run(Slow()))
+"""
+
+
+def _seconds(text: str, seat: int) -> int:
+    m = re.fullmatch(rf"seat {seat} \(slow\): (\d+):(\d\d) left", text)
+    assert m, text
+    return 60 * int(m.group(1)) + int(m.group(2))
+
+
+def test_the_page_shows_another_seats_turn_and_its_clock_while_it_thinks(
+    browser: Any, run_arena: Any, tmp_path: Path
+) -> None:
+    """Between the person's own decisions the page says whose turn it is and
+    counts down that seat's per-move time, live, from the Turn notices the
+    bridge asks for (docs/protocol.md#turn-notices)."""
+    slow = tmp_path / "slow"
+    slow.mkdir()
+    (slow / "bot.py").write_text(SLOW_BOT)
+    (slow / "bot.toml").write_text('name = "slow"\nversion = "1"\nlanguage = "python"\nrun = "python3 bot.py"\n')
+    replay = tmp_path / "turns.jsonl"
+    proc = run_arena("play", "human", str(slow), RANDOM, "--no-open", "--seed", "4", "--option", "max_deals=1",
+                     "--sandbox", "process", "--time-per-move", "30", "--replay", str(replay))
+    url = URL.search(proc.wait_line("open http"))
+    assert url
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url.group(1))
+    other_clock = '#clock.other[data-seat="1"]:not([hidden])'
+    import time
+
+    end = time.monotonic() + 90
+    while not page.locator(other_clock).count():  # the person answers until the slow seat thinks
+        assert time.monotonic() < end, "the page never showed seat 1's turn"
+        if not step(page):
+            page.wait_for_timeout(50)
+    status = page.locator("#status").inner_text()
+    assert re.match(r"seat 1 \(slow\) to act \((bidding|blind|exchange|play|contract)\)", status), status
+    assert page.locator("#seat-page").get_attribute("data-to-act") == "1"
+    assert not page.locator("#status.turn").count()  # not the person's turn
+    first = page.locator("#clock").inner_text()
+    assert 0 < _seconds(first, 1) <= 30  # its per-move time, counting down from 30 s
+    # Live: the countdown moves while the bot thinks (the page counts on its own).
+    page.wait_for_function("t => document.getElementById('clock').textContent !== t", arg=first,
+                           timeout=30_000)
+    later = page.locator("#clock")
+    if later.get_attribute("data-seat") == "1" and "left" in later.inner_text():
+        assert _seconds(later.inner_text(), 1) < _seconds(first, 1)
+    page.screenshot(path=str(tmp_path / "seat-other-turn.png"), full_page=True)
+    play_to_the_end(page)
+    code, _out, err = proc.finish()
+    assert code == 0, err
+    assert not errors
+    rep = read_replay(replay)
+    assert rep.result["statuses"] == ["ok"] * 3 and not any(rep.result["faults"][1].values())

@@ -238,3 +238,67 @@ def test_rule_controls_come_from_the_engine_and_are_checked_by_the_server(
         assert "Traceback" not in body
     assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1  # none of them was created
     proc.stop()
+
+
+def test_each_persons_seat_may_have_its_own_per_move_time(
+    browser: Any, run_arena: Any, tmp_path: Path
+) -> None:
+    """The form's per-seat time: alice plays under 15 s a move, bob under
+    the game's 40 s (his field left empty); the bank stays the server's. The
+    referee's record of the match (the replay header) and each person's own
+    clock say so; a bad per-seat value is an error page naming the seat."""
+    import html
+
+    proc, base = _lobby(run_arena, tmp_path)
+    alice_ctx, bob_ctx = browser.new_context(), browser.new_context()
+    creator = alice_ctx.new_page()
+    creator.goto(f"{base}/lobby")
+    for i, (choice, name) in enumerate([("person", "alice"), ("person", "bob"), ("random", "")]):
+        creator.select_option(f"select[name=seat{i}]", choice)
+        creator.fill(f"input[name=name{i}]", name)
+    creator.fill("#per-move", "40")
+    creator.fill("input[name=time0]", "15")
+    creator.click("#create details summary")
+    creator.fill("input[name=options]", "max_deals=1")
+    creator.click("#create-go")
+    creator.wait_for_selector("#links a.join")
+    links = creator.locator("#links a.join").evaluate_all("els => els.map(e => e.href)")
+    alice, bob = alice_ctx.new_page(), bob_ctx.new_page()
+    alice.goto(links[0])
+    bob.goto(links[1])
+    clocks: dict[str, int] = {}
+    end = time.monotonic() + 60
+    while len(clocks) < 2 and time.monotonic() < end:  # each one's own clock, on its first turn
+        for who, page in (("alice", alice), ("bob", bob)):
+            clock = page.locator("#clock:not([hidden]):not(.other)")
+            if who not in clocks and clock.count():
+                m = re.fullmatch(r"(\d+):(\d\d) left", clock.inner_text())
+                assert m, clock.inner_text()
+                clocks[who] = 60 * int(m.group(1)) + int(m.group(2))
+        step(alice) or step(bob) or time.sleep(0.05)
+    # Counting down from per-move + bank (120 s): at most 135 s for alice, 160 s for bob.
+    assert 0 < clocks["alice"] <= 135 and 0 < clocks["bob"] <= 160, clocks
+    play_all_to_the_end([alice, bob])
+    db = sqlite3.connect(tmp_path / "lobby" / "lobby.sqlite")
+    creator.goto(creator.url)
+    rep = None
+    for _ in range(300):
+        row = db.execute("SELECT replay_path, status FROM games").fetchone()
+        if row[1] == "finished":
+            rep = read_replay(Path(row[0]))
+            break
+        time.sleep(0.1)
+    assert rep is not None, "the game did not finish"
+    own = rep.header["seat_time_controls"]
+    assert set(own) == {"0", "1"}
+    assert own["0"]["per_move"] == 15.0 and own["1"]["per_move"] == 40.0
+    assert own["0"]["bank"] == own["1"]["bank"] == 120.0
+    assert rep.header["time_control"]["per_move"] != 15.0  # the bot's clock is the server's
+    # A bad per-seat value, posted past the browser's own checks.
+    form = {"preset": "standard", "seat0": "person", "name0": "x", "time0": "-3",
+            "seat1": "random", "seat2": "greedy"}
+    response = creator.request.post(f"{base}/lobby/games", form=form, max_redirects=0)
+    body = html.unescape(response.text())
+    assert response.status == 400 and "seat 0: per-move time '-3'" in body, body
+    assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
+    proc.stop()

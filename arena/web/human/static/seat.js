@@ -22,7 +22,7 @@ let state;
 function reset() {
   state = { names: [], start: null, obs: null, view: null, decision: null, deadline: null, answered: null,
             end: null, deals: [], log: [], selected: new Set(), choice: null, amount: null, closed: "",
-            last: null };
+            last: null, turn: null };
 }
 reset();
 
@@ -61,14 +61,26 @@ function handle(frame) {
       state.decision = m.decision;
       state.deadline = performance.now() + m.decision.time_limit_s * 1000;
       state.answered = null; state.selected = new Set(); state.choice = null; state.amount = null;
+      state.turn = null;
+    } else if (m.turn) {
+      // Another seat decides now (a Turn notice: this seat's Hello asked for
+      // them): its events, this seat's own observation now, and that seat's
+      // per-move time, counted down from here (its bank may add to it).
+      for (const ev of m.turn.events) addEvent(ev);
+      state.obs = m.turn.observation;
+      state.view = frame.view;
+      state.decision = null; state.answered = null;
+      state.turn = { seat: Number(m.turn.seat || 0), phase: m.turn.phase,
+                     deadline: performance.now() + m.turn.per_move_s * 1000 };
     } else if (m.deal_result) {
+      state.turn = null;
       for (const ev of m.deal_result.events) addEvent(ev);
       state.deals.push(m.deal_result);
       state.log.push(`deal ${m.deal_result.deal_number}: totals ${m.deal_result.totals.join(" / ")}`);
       state.decision = null;
     } else if (m.match_end) {
       for (const ev of m.match_end.events) addEvent(ev);
-      state.end = m.match_end; state.decision = null;
+      state.end = m.match_end; state.decision = null; state.turn = null;
     } else if (m.event) {
       addEvent(m.event);
     } else if (m.refused) {
@@ -79,8 +91,11 @@ function handle(frame) {
   } else if (frame.type === "clock") {
     if (state.decision && String(state.decision.seq) === String(frame.seq))
       state.deadline = performance.now() + frame.left_s * 1000;
+  } else if (frame.type === "turn_clock") {
+    if (state.turn && state.turn.seat === frame.seat)
+      state.turn.deadline = performance.now() + frame.left_s * 1000;
   } else if (frame.type === "closed") {
-    state.closed = frame.why; state.decision = null;
+    state.closed = frame.why; state.decision = null; state.turn = null;
   }
 }
 
@@ -258,16 +273,20 @@ function render() {
   page.dataset.legal = mine ? d.legal_texts.join("|") : "";
   const status = $("status");
   status.className = mine ? "turn" : "";
-  // Who acts, as far as this seat's stream says: a decision's observation
-  // names the seat to act (this one); between decisions the stream carries
-  // nothing until the next message, so the page names the last seat whose
-  // action it was told of, never a guess.
-  const toAct = mine && d.observation.to_act !== undefined ? Number(d.observation.to_act) : null;
+  // Who acts, as this seat's stream says: a decision's observation names
+  // the seat to act (this one); a Turn notice names the other seat deciding
+  // now. Where neither is waiting (a deal just scored, a private offer
+  // being decided elsewhere, for which no notice is sent) the page names
+  // the last seat whose action it was told of, never a guess.
+  const turn = !mine && !state.end && !state.closed ? state.turn : null;
+  const toAct = mine && d.observation.to_act !== undefined ? Number(d.observation.to_act)
+    : turn ? turn.seat : null;
   page.dataset.toAct = toAct === null ? "" : String(toAct);
   const last = state.last ? `last: ${seatName(state.last.seat)} — ${state.last.text.replace(/^seat \d+: /, "")}` : "";
   status.textContent = state.end ? "the match is over"
     : state.closed ? state.closed
     : mine ? `${seatName(toAct === null ? Number(page.dataset.seat) : toAct)} to act: your turn${last ? " (" + last + ")" : ""}`
+    : turn ? `${seatName(turn.seat)} to act (${turn.phase})${last ? " (" + last + ")" : ""}`
     : state.answered ? `sent: ${state.answered} — the other players act`
     : state.start ? `the other players act${last ? " (" + last + ")" : ""}` : "waiting for the match to start";
   const controls = renderControls();
@@ -288,13 +307,25 @@ function render() {
   tick();
 }
 
+function minutes(left) {
+  return `${Math.floor(left / 60)}:${String(Math.floor(left % 60)).padStart(2, "0")}`;
+}
+
 function tick() {
   const clock = $("clock");
-  if (!state.decision || state.answered || state.deadline === null) { clock.hidden = true; return; }
-  const left = Math.max(0, (state.deadline - performance.now()) / 1000);
+  const mine = state.decision && !state.answered && state.deadline !== null;
+  const turn = !mine && !state.end && !state.closed ? state.turn : null;
+  clock.dataset.seat = mine ? page.dataset.seat : turn ? String(turn.seat) : "";
+  if (!mine && !turn) { clock.hidden = true; return; }
+  const left = Math.max(0, ((mine ? state.deadline : turn.deadline) - performance.now()) / 1000);
   clock.hidden = false;
-  clock.textContent = `${Math.floor(left / 60)}:${String(Math.floor(left % 60)).padStart(2, "0")} left`;
-  clock.classList.toggle("low", left < 10);
+  // Another seat's clock: its per-move time only (its bank is not told, see
+  // docs/protocol.md#turn-notices); past it, the seat is on its bank.
+  clock.textContent = mine ? `${minutes(left)} left`
+    : left > 0 ? `${seatName(turn.seat)}: ${minutes(Math.ceil(left))} left`
+    : `${seatName(turn.seat)}: on its bank`;
+  clock.classList.toggle("low", mine && left < 10);
+  clock.classList.toggle("other", !mine);
 }
 setInterval(tick, 250);
 connect();
