@@ -5,11 +5,9 @@ exit status 2, as every other bad input, not a boxed block."""
 from __future__ import annotations
 
 import subprocess
-import sys
 
 import pytest
-
-CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
+from clihelp import ARENA as CLI
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from clihelp import start
 from typer.testing import CliRunner
 
 from arena.cli import app
@@ -168,18 +169,16 @@ def test_sigterm_stops_the_match_like_ctrl_c_and_leaves_no_replay(tmp_path: Path
     `arena play` outright, leaving the replay's part file behind."""
     import signal
     import subprocess
-    import sys
     import time
 
     from arena.sandbox.process import live_processes
 
     replays = tmp_path / "replays"
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "from arena.cli import main; main()", "play", RANDOM, RANDOM, RANDOM,
-         "--sandbox", "process", "--seed", "5", "--replay", str(replays / "m.jsonl")],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    proc = start(
+        "play", RANDOM, RANDOM, RANDOM, "--sandbox", "process", "--seed", "5",
+        "--replay", replays / "m.jsonl", stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         # As a background job (CI, nohup) starts: with SIGINT ignored.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))  # noqa: PLW1509 - no threads here
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     try:
         deadline = time.monotonic() + 120
         while not list(replays.glob("*.part")):  # playing: the replay is being written

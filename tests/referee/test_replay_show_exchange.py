@@ -5,22 +5,16 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from clihelp import ROOT, cli_ok
 
-ROOT = Path(__file__).resolve().parents[2]
 RANDOM = ROOT / "sample_bots" / "random"
-CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
 
 
 def arena(*args: object) -> str:
-    done = subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, cwd=ROOT,
-                          check=False, timeout=300)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+    return cli_ok(*args, timeout=300).stdout
 
 
 @pytest.mark.slow

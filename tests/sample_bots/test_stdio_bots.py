@@ -9,29 +9,21 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from clihelp import ROOT, cli
 
 from arena.referee import MatchSpec, TimeControl, run_match
 from arena.referee.spec import FaultPolicy
 from arena.sandbox import available_levels
 from arena.sandbox.botfile import BotSpec, load_bot
 
-ROOT = Path(__file__).resolve().parents[2]
 JQ_BOT = ROOT / "sample_bots" / "jq"
 STDIO = ROOT / "tests" / "bots" / "stdio"
 RANDOM = ROOT / "sample_bots" / "random"
-CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
 
 pytestmark = pytest.mark.slow
-
-
-def cli(*args: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, cwd=ROOT,
-                          check=False, timeout=600)
 
 
 def levels() -> list[object]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from clihelp import cli
 
 from arena.sandbox import available_levels
 
@@ -28,9 +28,7 @@ def test_the_documented_line_is_the_one_printed() -> None:
 def test_build_images_explains_each_line() -> None:
     if "docker" not in available_levels():
         pytest.skip("sandbox level 'docker' unavailable here")
-    done = subprocess.run([sys.executable, "-c", "from arena.cli import main; main()",
-                           "sandbox", "build-images"], capture_output=True, text=True, cwd=ROOT,
-                          check=False, timeout=600)
+    done = cli("sandbox", "build-images")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines and all(LINE.match(line) for line in lines), lines

@@ -15,11 +15,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from clihelp import cli
 
 from arena.game import Rules
 from arena.referee.secrecy import bot_seed
@@ -30,7 +29,6 @@ from .test_adversaries import leftovers
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-ARENA = Path(sys.executable).with_name("arena")
 
 
 def test_the_search_finds_a_seed_that_is_there() -> None:
@@ -78,11 +76,8 @@ def test_nothing_a_bot_sees_redeals_its_match(tmp_path: Path, level: str) -> Non
     shutil.copytree(ROOT / "sample_bots" / "random", other,
                     ignore=shutil.ignore_patterns("__pycache__"))
     logs = tmp_path / "logs"
-    done = subprocess.run(
-        [str(ARENA), "play", str(snoop), str(other), str(other), "--sandbox", level,
-         "--option", "max_deals=1", "--time-per-move", "5", "--startup", "120",
-         "--logs", str(logs), "--json"],
-        capture_output=True, text=True, timeout=600, check=False, cwd=tmp_path)
+    done = cli("play", snoop, other, other, "--sandbox", level, "--option", "max_deals=1",
+               "--time-per-move", "5", "--startup", "120", "--logs", logs, "--json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout)
     seed = result["seed"]

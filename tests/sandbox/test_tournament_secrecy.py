@@ -19,10 +19,10 @@ import re
 import secrets
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from clihelp import cli_ok
 
 from arena.game import Rules
 from arena.sandbox import available_levels
@@ -33,7 +33,6 @@ from .test_adversaries import leftovers
 pytestmark = pytest.mark.slow
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-ARENA = Path(sys.executable).with_name("arena")
 
 
 def _bots(root: Path) -> list[Path]:
@@ -58,10 +57,7 @@ def _bots(root: Path) -> list[Path]:
 
 
 def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run([str(ARENA), *args], capture_output=True, text=True, timeout=900,
-                          check=False, cwd=cwd)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return done
+    return cli_ok(*args, cwd=cwd, timeout=900)
 
 
 def _snoop_logs(folder: Path) -> dict[str, tuple[int, str]]:

@@ -3,11 +3,10 @@ the in-process referee stand-in."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from clihelp import cli
 
 from arena.tournament import adaptive, coordinator
 from arena.tournament.config import load_config
@@ -161,13 +160,10 @@ def test_tournament_run_stop_settled_from_the_command_line(tmp_path: Path) -> No
         f'bootstrap = 0\nbots = [{", ".join(repr(str(p)) for p in field)}]\n'
         '[rules]\npreset = "standard"\ntarget = 500\nmax_deals = 3\n'
         '[time_control]\nper_move = 5.0\nbank = 60.0\nstartup = 30.0\n')
-    cli = [sys.executable, "-c", "from arena.cli import main; main()", "tournament", "run"]
-    bad = subprocess.run([*cli, str(folder), "--stop", "sometimes"], capture_output=True,
-                         text=True, check=False, timeout=600)
+    bad = cli("tournament", "run", folder, "--stop", "sometimes", cwd=None)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "--stop" in bad.stderr
     assert not (folder / "tournament.sqlite").exists()
-    proc = subprocess.run([*cli, str(folder), "--stop", "settled"], capture_output=True,
-                          text=True, check=False, timeout=600)
+    proc = cli("tournament", "run", folder, "--stop", "settled", cwd=None)
     assert proc.returncode == 0, proc.stderr
     assert "6/6 matches finished" in proc.stdout
     assert "s: not settled within duplicate_sets = 1 (its maximum)" in proc.stdout

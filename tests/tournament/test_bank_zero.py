@@ -7,8 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
+from clihelp import ROOT, cli, refused
 
-from .test_cli_bad_input import ROOT, cli, random_bot, refused, write
+from .test_cli_bad_input import random_bot, write
 
 RANDOM = ROOT / "sample_bots" / "random"
 

@@ -8,20 +8,12 @@ from __future__ import annotations
 import hashlib
 import shutil
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from clihelp import ROOT, cli
 
-ROOT = Path(__file__).resolve().parents[2]
-CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
 RANDOM_B = ROOT / "tournaments" / "sample" / "random_b"
-
-
-def cli(*args: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, cwd=ROOT,
-                          check=False, timeout=600)
 
 
 def copy_bot(source: Path, target: Path, name: str, run: str | None = None) -> Path:

@@ -6,27 +6,13 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pytest
+from clihelp import ROOT, cli, refused
 
-ROOT = Path(__file__).resolve().parents[2]
-CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
 RANDOM_B = ROOT / "tournaments" / "sample" / "random_b"
-
-
-def cli(*args: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, cwd=ROOT,
-                          check=False, timeout=600)
-
-
-def refused(proc: subprocess.CompletedProcess[str], fragment: str) -> None:
-    assert proc.returncode == 2, proc.stderr + proc.stdout
-    assert fragment in proc.stderr
-    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
 
 
 def random_bot(tmp: Path, name: str) -> Path:

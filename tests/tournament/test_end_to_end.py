@@ -13,17 +13,15 @@ import shutil
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 import tomllib
 from pathlib import Path
 
 import pytest
+from clihelp import ROOT, cli_ok, start
+from clihelp import cli as unchecked
 
 from arena.tournament.config import GUESSABLE_SEED
-
-ROOT = Path(__file__).resolve().parents[2]
-CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
 
 
 def bots(tmp: Path) -> list[Path]:
@@ -66,12 +64,8 @@ startup = 60.0
     return folder
 
 
-def cli(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, cwd=ROOT,
-                          check=False, timeout=900)
-    if check:
-        assert proc.returncode == 0, proc.stderr + proc.stdout
-    return proc
+def cli(*args: object, check: bool = True) -> subprocess.CompletedProcess[str]:
+    return (cli_ok if check else unchecked)(*args, timeout=900)
 
 
 def finished(folder: Path) -> int:
@@ -132,8 +126,8 @@ def test_sample_bots_tournament_publishes_all_formats_and_ranks_greedy_first(ref
 def test_sigkill_at_concurrency_1_then_resume_gives_the_same_results(reference, tmp_path) -> None:
     ref_folder, ref_board, field = reference
     folder = write_tournament(tmp_path / "killed", field)
-    proc = subprocess.Popen([*CLI, "tournament", "run", str(folder), "--quiet",
-                             "--concurrency", "1"], cwd=ROOT, start_new_session=True)
+    proc = start("tournament", "run", folder, "--quiet", "--concurrency", "1",
+                 start_new_session=True)
     try:
         deadline = time.monotonic() + 600
         while finished(folder) < 6 and proc.poll() is None and time.monotonic() < deadline:

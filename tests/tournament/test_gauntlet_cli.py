@@ -6,20 +6,17 @@ from __future__ import annotations
 import json
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from clihelp import ROOT, cli
 
-ROOT = Path(__file__).resolve().parents[2]
-CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
 SHORT = ["--option", "target=500", "--option", "max_deals=4", "--sandbox", "process",
          "--time-per-move", "5", "--bank", "60", "--startup", "60", "-j", "2"]
 
 
 def gauntlet(*args: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, "gauntlet", *map(str, args)], capture_output=True, text=True,
-                          cwd=ROOT, check=False, timeout=600)
+    return cli("gauntlet", *args)
 
 
 @pytest.mark.slow

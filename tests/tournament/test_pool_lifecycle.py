@@ -14,11 +14,11 @@ import time
 from pathlib import Path
 
 import pytest
+from clihelp import ROOT, cli
+from clihelp import start as start_cli
 
 from arena.cli import stopping
 
-ROOT = Path(__file__).resolve().parents[2]
-CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
 PLANNED = 24  # 4 bots: 4 tables x 6 seat orders
 FAILED = "match failed (will be retried on the next run): "
 
@@ -43,10 +43,10 @@ def write_tournament(tmp: Path) -> Path:
 
 def start(folder: Path, tmp: Path) -> subprocess.Popen[bytes]:
     """The run, started as a background job is (CI, nohup): SIGINT ignored."""
-    return subprocess.Popen([*CLI, "tournament", "run", str(folder), "--quiet"], cwd=ROOT,
-                            stdout=(tmp / "out").open("wb"), stderr=(tmp / "err").open("wb"),
-                            start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))  # noqa: PLW1509 - no threads
+    return start_cli("tournament", "run", folder, "--quiet",
+                     stdout=(tmp / "out").open("wb"), stderr=(tmp / "err").open("wb"),
+                     start_new_session=True,
+                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
 
 
 def ignores_sigint(pid: int) -> bool:
@@ -138,8 +138,7 @@ def assert_replays_whole(folder: Path, parts_left: bool = False) -> None:
 def rerun_finishes_the_rest(folder: Path) -> None:
     left = PLANNED - count(folder, "finished")
     assert left > 0
-    run = subprocess.run([*CLI, "tournament", "run", str(folder)], capture_output=True,
-                         text=True, cwd=ROOT, check=False, timeout=600)
+    run = cli("tournament", "run", folder)
     assert run.returncode == 0, run.stderr + run.stdout
     assert f"{PLANNED}/{PLANNED} matches finished ({left} played now, 0 failed)" in run.stdout
     assert count(folder, "finished") == PLANNED
@@ -160,16 +159,14 @@ def test_sigkilled_run_leaves_no_worker_behind_and_resumes(tmp_path: Path) -> No
         for worker in workers(proc.pid):
             left |= children(worker)  # the bots of the matches being played
         assert len(left) > 3
-        during = subprocess.run([*CLI, "tournament", "status", str(folder)], capture_output=True,
-                                text=True, cwd=ROOT, check=False, timeout=120)
+        during = cli("tournament", "status", folder, timeout=120)
         assert "running " in during.stdout and "interrupted" not in during.stdout, during.stdout
         os.kill(proc.pid, signal.SIGKILL)  # the CLI only, as the OOM killer would
         proc.wait()
         assert_gone(left)
         assert_replays_whole(folder, parts_left=True)
         # Nothing runs any more: the matches it left `running` are shown as interrupted.
-        status = subprocess.run([*CLI, "tournament", "status", str(folder)], capture_output=True,
-                                text=True, cwd=ROOT, check=False, timeout=120)
+        status = cli("tournament", "status", folder, timeout=120)
         assert status.returncode == 0 and "interrupted " in status.stdout
         assert "running" not in status.stdout, status.stdout
     finally:

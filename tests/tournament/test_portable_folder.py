@@ -10,10 +10,11 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from clihelp import cli
 
 from arena.sandbox.botfile import load_bot
 
-from .test_cli_bad_input import cli, random_bot
+from .test_cli_bad_input import random_bot
 
 
 def new_tournament(tmp_path: Path, folder: Path, names: tuple[str, ...]) -> list[Path]:

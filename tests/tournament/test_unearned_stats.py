@@ -8,8 +8,9 @@ import json
 from pathlib import Path
 
 import pytest
+from clihelp import cli
 
-from .test_cli_bad_input import cli, random_bot, write
+from .test_cli_bad_input import random_bot, write
 
 pytestmark = pytest.mark.slow
 

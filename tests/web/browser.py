@@ -6,19 +6,18 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from clihelp import start
 
 CHROMIUM = "/usr/bin/chromium"
 # As root in a container: no sandbox; and nothing that would reach the network.
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
-ARENA = Path(sys.executable).with_name("arena")
 
 
 def need_chromium() -> None:
@@ -46,8 +45,8 @@ def browser() -> Iterator[Any]:
 def serve(paths: Sequence[Path]) -> Iterator[str]:
     """`arena serve PATHS --port 0`; yields its base URL."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([str(ARENA), "serve", *map(str, paths), "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    proc = start("serve", *paths, "--port", "0", cwd=None,
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()

@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from clihelp import cli
 from starlette.testclient import TestClient
 
 from arena.referee.replay import read_replay
@@ -173,20 +174,16 @@ def test_bad_input_is_an_error_page(stored: Path, tmp_path: Path,
 
 
 def test_cli_bad_input_is_one_line(tmp_path: Path) -> None:
-    import subprocess
-    import sys
-
-    arena = str(Path(sys.executable).with_name("arena"))
     broken = tmp_path / "broken.jsonl"
     broken.write_text('{"type":"header","seed":1}\n')
     cases = [
-        ([arena, "serve", str(tmp_path / "missing")], "no such file or folder"),
-        ([arena, "replay", "html", str(broken), "-o", str(tmp_path / "x.html")], "header record"),
-        ([arena, "replay", "html", str(tmp_path / "nope.jsonl"), "-o", str(tmp_path / "x.html")],
+        (["serve", tmp_path / "missing"], "no such file or folder"),
+        (["replay", "html", broken, "-o", tmp_path / "x.html"], "header record"),
+        (["replay", "html", tmp_path / "nope.jsonl", "-o", tmp_path / "x.html"],
          "cannot read replay"),
     ]
     for argv, words in cases:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+        done = cli(*argv, cwd=None, timeout=60)
         assert done.returncode == 2, (argv, done.stderr)
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0], done.stderr

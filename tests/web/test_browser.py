@@ -13,11 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clihelp import cli_ok, start
 
 from arena.game import Rules, new_game, parse_action
 from arena.referee.replay import read_replay
 
-from .browser import ARENA, browser, no_overflow, open_player, serve, table_cards
+from .browser import browser, no_overflow, open_player, serve, table_cards
 from .stored import ROOT, SAMPLE_BOTS, write_replay
 
 pytestmark = pytest.mark.slow
@@ -132,8 +133,8 @@ def test_tournament_page_updates_while_a_tournament_runs(tmp_path: Path, shots: 
         page.goto(f"{base}/t/live/")
         assert "no results yet" in page.inner_text("#live")
         page.evaluate("window.__not_reloaded = true")
-        run = subprocess.Popen([str(ARENA), "tournament", "run", str(folder), "-q"],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        run = start("tournament", "run", folder, "-q", cwd=None,
+                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         try:
             seen: set[str] = set()
             deadline = time.monotonic() + 300  # a bound on waiting, not a speed requirement
@@ -158,9 +159,7 @@ def test_tournament_page_updates_while_a_tournament_runs(tmp_path: Path, shots: 
 
 def test_static_export_opens_from_file(golden: Path, tmp_path: Path, shots: Path) -> None:
     out = tmp_path / "czech.html"
-    done = subprocess.run([str(ARENA), "replay", "html", str(golden / "czech.jsonl"), "-o", str(out)],
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
+    cli_ok("replay", "html", golden / "czech.jsonl", "-o", out, cwd=None, timeout=120)
     states = engine_states(golden / "czech.jsonl")
     with browser() as b:
         page = b.new_page(viewport={"width": 1280, "height": 900})
@@ -179,9 +178,7 @@ def test_static_export_opens_from_file(golden: Path, tmp_path: Path, shots: Path
 
 def test_published_site_is_browsable_from_file(stored: Path, tmp_path: Path) -> None:
     out = tmp_path / "board"
-    done = subprocess.run([str(ARENA), "leaderboard", "publish", str(stored), "--out", str(out)],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
+    cli_ok("leaderboard", "publish", stored, "--out", out, cwd=None, timeout=300)
     assert (out / "leaderboard.md").is_file() and (out / "site" / "index.html").is_file()
     with browser() as b:
         page = b.new_page(viewport={"width": 1280, "height": 900})

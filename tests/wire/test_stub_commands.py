@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from clihelp import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "protocol.md"
@@ -90,9 +91,7 @@ def test_the_python_example_bot_passes_bot_check(tmp_path: Path) -> None:
     (bot / "bot.py").write_text(blocks("stub-bot")["python"])
     (bot / "bot.toml").write_text('name = "my_bot"\nversion = "1.0"\nlanguage = "python"\n'
                                   'run = "python3 bot.py"\n')
-    done = subprocess.run([sys.executable, "-c", "from arena.cli import main; main()", "bot",
-                           "check", str(bot), "--sandbox", "process"], cwd=ROOT,
-                          capture_output=True, text=True, check=False, timeout=300)
+    done = cli("bot", "check", bot, "--sandbox", "process", timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "result: ok" in done.stdout
 

@@ -7,15 +7,14 @@ import os
 import queue
 import shutil
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from clihelp import ARENA
 
 ROOT = Path(__file__).resolve().parents[3]
-ARENA = str(Path(sys.executable).with_name("arena"))
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -80,7 +79,7 @@ def run_arena(tmp_path: Path) -> Iterator[object]:
     started: list[Process] = []
 
     def start(*args: str) -> Process:
-        p = Process([ARENA, *args], tmp_path)
+        p = Process([*ARENA, *args], tmp_path)
         started.append(p)
         return p
 
