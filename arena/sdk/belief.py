@@ -44,11 +44,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from arena.game.actions import Action, Bid, Blind, Contract, Discard, Give, Lottery, Pass, Play
+from arena.game.actions import Action
 from arena.game.cards import DECK, Card, Rank, Suit
 from arena.game.dealing import hand_condition
 from arena.game.rules import HAND_CONDITIONS, Rules
-from arena.game.state import GameState, game_at_deal
+from arena.game.state import GameState
+from arena.sdk import sampled_state
 from arena.sdk.history import PlayRecord, field, plays
 from arena.sdk.placing import Places as _Places
 from arena.sdk.placing import weighted as _weighted
@@ -456,31 +457,7 @@ class Sampler:
 
     def history(self, deal: Deal) -> list[Action]:
         """This deal's public actions, in order, with the sampled hidden cards."""
-        obs = self.obs
-        out: list[Action] = []
-        auction = list(obs["auction"] or [])
-        forced = obs.get("forced_seat") is not None
-        for i, entry in enumerate(auction):
-            text = str(entry["action"])
-            if i == 0 and (text == "bid 100" or forced):
-                continue  # recorded by the engine itself (RULES.md §1 opening, §3 horse)
-            if text == "blind":
-                out.append(Blind())
-            elif text.startswith("blind "):
-                out.append(Blind(int(text.split()[1])))
-            elif text.startswith("bid "):
-                out.append(Bid(int(text.split()[1])))
-            else:
-                out.append(Pass())
-        if deal.discarded and self.rules.exchange == "discard" and self.declarer is not None:
-            out.append(Discard(deal.discarded))
-        for _, to, card in deal.given:
-            out.append(Give(card, to))
-        if obs["contract"] is not None:
-            out.append(Contract(int(obs["contract"])))
-        for p in self.plays:
-            out.append(Play(p.card, p.declare))  # type: ignore[arg-type]
-        return out
+        return sampled_state.history(self.rules, self.obs, self.declarer, self.plays, deal)
 
     def state(self, deal: Deal, seed: int = 0) -> GameState:
         """The engine's state for `deal` at the observed point: the deal as
@@ -488,46 +465,12 @@ class Sampler:
         offers declined, as the observation shows them). `seed` deals the
         deals after this one. SetupError/IllegalActionError if `deal` does
         not fit the observation."""
-        obs = self.obs
-        states = obs["seat_states"] or []
-        barrel = next((int(s["seat"]) for s in states if s["on_barrel"]), None)
         dealt_hands = self._dealt_hands([list(h) for h in deal.hands], list(deal.given),
                                         deal.discarded, deal.dealt_talon)
         if dealt_hands is None:
             raise BeliefError("Sampler.state: the deal's talon is not among the declarer's cards")
-        r = self.rules
-        horse = obs.get("forced_seat") is not None and r.golden_horse
-        g = game_at_deal(
-            r, seed, deal_number=int(obs["deal_number"]), dealer=int(obs["dealer"]),
-            totals=[int(t) for t in obs["totals"]], hands=dealt_hands, talon=deal.dealt_talon,
-            bolts=[int(s["bolts"]) for s in states] or None,
-            bombs_used=[int(s["bombs_used"]) for s in states] or None,
-            barrel_seat=barrel,
-            barrel_deals=next((int(s["barrel_deals"]) for s in states if s["on_barrel"]), 0),
-            horse_left=max(0, 4 - int(obs["deal_number"])) if horse else 0,
-            horse_made=horse and any(int(t) > 0 for t in obs["totals"]),
-        )
-        todo = self.history(deal)
-        i = 0
-        while True:
-            done = i == len(todo)
-            if g.private_offer:
-                nxt = todo[i] if not done else None
-                if g.to_act == self.me and done and g.phase == obs["phase"]:
-                    return g
-                g = g.apply(nxt if isinstance(nxt, Lottery) else Pass())
-                if isinstance(nxt, Lottery):
-                    i += 1
-                continue
-            at_obs = (g.phase, g.to_act) == (obs["phase"], obs["to_act"])
-            if done and not (g.phase == "blind" and not at_obs):
-                return g
-            nxt = todo[i] if not done else Pass()
-            if g.phase == "blind" and not isinstance(nxt, Blind):
-                g = g.apply(Pass())  # the blind offer declined: it looked at its cards
-                continue
-            g = g.apply(nxt)
-            i += 1
+        return sampled_state.state(self.rules, self.obs, self.me, dealt_hands, deal.dealt_talon,
+                            self.history(deal), seed)
 
 
 def _index(card: Card) -> int:
