@@ -87,9 +87,12 @@ class Pacer:
         it (its CPU clock still before)."""
         me = seat.handle.pauser if seat.handle is not None else None
         if not self.pondering:
+            # Already frozen but for the first turn: no call at all then.
             others = [s.handle.pauser for s in self.seats
-                      if s is not seat and s.handle is not None and s.playing]
-            await _run(_switch, others, None)
+                      if s is not seat and s.handle is not None and s.playing
+                      and not s.handle.pauser.frozen]
+            if others:
+                await _run(_switch, others, None)
         self._since[seat.index] = me.cpu_seconds() if me is not None else None
         started = time.monotonic()
         if not self.pondering and me is not None:

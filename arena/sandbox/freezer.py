@@ -19,8 +19,9 @@ handle carries a `Pauser` for its bot; the mechanism, best first:
   docker pause   the engine's pause/unpause (runc writes the same freezer):
                  about 17 ms each, only where the container's cgroup cannot
                  be reached from this process.
-  SIGSTOP        SIGSTOP/SIGCONT to the bot's process group and its process
-                 tree (/proc/<pid>/task/*/children), where no cgroup can be
+  SIGSTOP        SIGSTOP to the bot's process group and to every thread of
+                 its process tree (/proc/<pid>/task/*/children), SIGCONT to
+                 each process, where no cgroup can be
                  made: a process that left both (double fork and setsid)
                  escapes it.
 
@@ -37,6 +38,7 @@ SIGTERM reaches a running bot and SIGKILL a v1-frozen one.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import signal
 import threading
@@ -177,13 +179,23 @@ class SignalPauser(Pauser):
         # freeze stopped, without walking /proc again (the walk is most of
         # the cost). A release walks it anyway, in case a freeze was cut short.
         if frozen or self.released or not self._stopped:
-            self._stopped = process_tree(self.pid)
+            tree = process_threads(self.pid)
+            self._stopped = [p for p, _ in tree]
+        if frozen:
+            # To every thread, not only to each process: a process-wide
+            # SIGSTOP goes to one thread, often the main one asleep on its
+            # socket, and the others run on until it is scheduled and stops
+            # them (a tick or more on a busy core: a spinning burner used
+            # 30-50 ms a match that way). Sent to each thread, one that is
+            # running takes it at once.
+            for p, tids in tree:
+                for tid in tids:
+                    _tgkill(p, tid, signal.SIGSTOP)
+            return True
         for pid in self._stopped:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, sig)
         return frozen
-
-
 class CallPauser(Pauser):
     """Pause and resume through two calls (the docker engine's API)."""
 
@@ -208,15 +220,21 @@ class CallPauser(Pauser):
 
 def process_tree(pid: int) -> list[int]:
     """`pid` and its descendants, from /proc/<pid>/task/<tid>/children."""
-    found: list[int] = []
+    return [p for p, _ in process_threads(pid)]
+
+
+def process_threads(pid: int) -> list[tuple[int, list[int]]]:
+    """`pid` and its descendants, each with its threads (/proc/<pid>/task)."""
+    found: list[tuple[int, list[int]]] = []
     todo = [pid]
     while todo and len(found) < 4096:
         p = todo.pop()
-        found.append(p)
         try:
             tids = os.listdir(f"/proc/{p}/task")
         except OSError:
+            found.append((p, []))
             continue
+        found.append((p, [int(t) for t in tids if t.isdigit()]))
         for tid in tids:
             try:
                 with open(f"/proc/{p}/task/{tid}/children", encoding="ascii") as f:
@@ -224,6 +242,18 @@ def process_tree(pid: int) -> list[int]:
             except (OSError, ValueError):
                 continue
     return found
+
+
+_libc: ctypes.CDLL | None = None
+
+
+def _tgkill(pid: int, tid: int, sig: int) -> None:
+    """Send `sig` to thread `tid` of process `pid` (glibc's tgkill: Python has
+    no os.tgkill); a thread that is gone is ignored."""
+    global _libc
+    if _libc is None:
+        _libc = ctypes.CDLL(None, use_errno=True)
+    _libc.tgkill(pid, tid, sig)
 
 
 def for_dirs(unified: Path | None, freezer: Path | None, cpuacct: Path | None,

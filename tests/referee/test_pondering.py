@@ -53,7 +53,9 @@ def _levels() -> list[object]:
         marks = [getattr(pytest.mark, level)] if level != "process" else []
         if level not in available_levels():
             marks.append(pytest.mark.skip(reason=f"sandbox level {level!r} unavailable here"))
-        params.append(pytest.param(level, marks=marks, id=level))
+        params.append(pytest.param(level, "", marks=marks, id=level))
+    # The fallback where no cgroup can be made: SIGSTOP of the bot's threads.
+    params.append(pytest.param("process", "signal", id="process-SIGSTOP"))
     return params
 
 
@@ -121,9 +123,12 @@ def _outcome(result: MatchResult) -> tuple[Any, ...]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("level", _levels())
+@pytest.mark.parametrize(("level", "mechanisms"), _levels())
 def test_paused_burner_uses_no_cpu_between_turns_and_changes_no_result(
-        level: str, victim: BotSpec, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        level: str, mechanisms: str, victim: BotSpec, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    if mechanisms:
+        monkeypatch.setenv(freezer.MECHANISMS_VAR, mechanisms)
     plain, burner = victim, load_bot(BOTS / "burner")
     readings = Readings(monkeypatch)
     paused = _play(level, (plain, burner, plain), False, tmp_path)
@@ -138,6 +143,7 @@ def test_paused_burner_uses_no_cpu_between_turns_and_changes_no_result(
     assert all(n == 0 for s in paused.seats for _, n in s.faults)
     mechanism = paused.seats[BURNER_SEAT].pause
     assert mechanism != freezer.NONE and free.seats[BURNER_SEAT].pause == "off"
+    assert mechanisms != "signal" or mechanism == freezer.SIGSTOP
     header = json.loads(Path(paused.replay_path).read_text().splitlines()[0])
     assert header["pause"] == [mechanism] * 3 and header["time_control"]["pondering"] is False
     if paused.seats[BURNER_SEAT].cpu_total is None:
@@ -157,9 +163,11 @@ def test_paused_burner_uses_no_cpu_between_turns_and_changes_no_result(
     # it ran before may be booked to the group only then (the scheduler
     # books a running thread's time at its tick, 4 ms at HZ=250, or when it
     # stops), so it can land after the referee's reading. Measured: 0-1 ms
-    # per match at every level, idle or loaded. A thaw read before its
-    # clock starts (the defect this guards against) leaves 10-40 ms per
-    # turn, 0.05-0.2 s per match, outside every clock.
+    # per match at every level and with SIGSTOP, idle or loaded (load
+    # average 2-24 on 2 cores). The defects this guards against: a clock
+    # started after the thaw left 10-40 ms a turn, 0.04-0.22 s a match,
+    # outside every clock; a SIGSTOP sent to each process rather than to
+    # each thread let the spinning threads run on for 30-76 ms a match.
     assert abs(unclocked) < BOUND, (unclocked, cpu_off, wall_off)
     assert cpu_off < BOUND, (cpu_off, wall_off)
     assert cpu_on > 5 * max(cpu_off, 0.0), (cpu_on, wall_on, cpu_off)
