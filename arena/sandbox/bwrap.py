@@ -4,8 +4,9 @@ The bot sees a file system assembled for it: the system directories and
 the arena's Python (prefix, venv, the arena package) read-only, its own
 folder read-only at /bot, the match's socket folder (same path, so
 ARENA_ADDRESS stays valid), a size-capped private /tmp, a fresh /proc of
-its own pid namespace, and no network (an empty network namespace: only a
-loopback that is down). Nothing else of the host: no other bot's folder,
+its own pid namespace, and no network (a network namespace of its own:
+only its own loopback, which bwrap brings up; the host's 127.0.0.1 is not
+in it). Nothing else of the host: no other bot's folder,
 no referee files, no replay.
 
 bwrap runs as root so it can mount; inside, `setpriv` switches to a uid
