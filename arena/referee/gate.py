@@ -28,7 +28,12 @@ every connection the gate:
    whenever the last one was answered, so up to one per chunk),
    or more than CONTINUATION_LIMIT CONTINUATION or SETTINGS_LIMIT SETTINGS
    frames (honest: none, and one or two), over all its connections, floods the referee's transport (each such frame costs the
-   referee CPU that the other seats' clocks pay for): `flooded`.
+   referee CPU that the other seats' clocks pay for): `flooded`. DATA
+   frames with bytes are counted too: a message can be cut into frames of
+   one byte each (ten bytes on the wire, the gate's and gRPC's work per
+   frame), so more than DATA_BASE + DATA_PER_CHUNK per chunk is a flood as
+   well (honest: one per reply, under one per chunk; a 64 KiB message is
+   five frames of 16 KiB).
 
 The relay costs one more hop per message each way (measured in
 docs/performance.md and docs/sandbox.md); it runs on the match's event
@@ -56,6 +61,8 @@ CONNECTIONS_LIMIT = 8
 STRANGERS_LIMIT = 64
 CONTROL_BASE = 256
 CONTROL_PER_CHUNK = 4
+DATA_BASE = 256
+DATA_PER_CHUNK = 8
 CONTINUATION_LIMIT = 16
 SETTINGS_LIMIT = 16
 PING_BASE = 32
@@ -105,6 +112,7 @@ class FrameCounts:
     settings: int = 0             # SETTINGS frames that are not ACKs
     pings: int = 0                # PING frames that are not ACKs
     continuation: int = 0
+    data: int = 0                 # DATA frames with bytes (parts of messages)
     chunks_out: int = 0           # chunks the referee wrote to the bot
     by_type: dict[int, int] = field(default_factory=dict)
 
@@ -115,6 +123,9 @@ class FrameCounts:
                     f"({_kinds(self.by_type)}) for {self.chunks_out} writes of the referee")
         if self.pings > PING_BASE + PING_PER_CHUNK * self.chunks_out:
             return f"sent {self.pings} HTTP/2 PING frames for {self.chunks_out} writes of the referee"
+        if self.data > DATA_BASE + DATA_PER_CHUNK * self.chunks_out:
+            return (f"sent {self.data} HTTP/2 DATA frames (parts of messages) for "
+                    f"{self.chunks_out} writes of the referee")
         if self.continuation > CONTINUATION_LIMIT:
             return f"sent {self.continuation} HTTP/2 CONTINUATION frames"
         if self.settings > SETTINGS_LIMIT:
@@ -166,6 +177,8 @@ class FrameCounter:
                     counts.settings += 1
                 elif kind == _CONTINUATION:
                     counts.continuation += 1
+            else:
+                counts.data += 1
 
 
 class _Relay(asyncio.Protocol):

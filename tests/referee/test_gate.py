@@ -36,11 +36,16 @@ def test_frames_are_counted_whatever_the_chunks(seed: int) -> None:
     # All but the DATA frame with bytes carry no message; one PING and one
     # SETTINGS are acknowledgements, which are not counted as such.
     assert (counts.control, counts.pings, counts.settings, counts.continuation) == (8, 1, 1, 1)
+    assert counts.data == 1
     assert reader.skip == 0 and reader.head == b""
 
 
 def test_an_honest_count_is_no_flood_and_each_limit_is_one() -> None:
-    honest = FrameCounts(control=640, pings=8, settings=2, chunks_out=349)
+    # A Python bot's whole match (measured: 235 WINDOW_UPDATE, 118 DATA, ...
+    # for 141 writes); DATA is one per reply, and a 64 KiB reply is 5 frames.
+    honest = FrameCounts(control=640, pings=8, settings=2, data=349, chunks_out=349)
+    assert honest.flood() == ""
+    assert FrameCounts(data=5 * 349, chunks_out=349).flood() == ""
     assert honest.flood() == ""
     # grpc-go pings on DATA whenever its last ping was answered: up to one
     # PING per write of the referee (the Go sample bot, 82 for 199 writes).
@@ -48,7 +53,11 @@ def test_an_honest_count_is_no_flood_and_each_limit_is_one() -> None:
     assert grpc_go.flood() == ""
     for field, value in (("control", gate.CONTROL_BASE + 1), ("pings", gate.PING_BASE + 1),
                          ("settings", gate.SETTINGS_LIMIT + 1),
-                         ("continuation", gate.CONTINUATION_LIMIT + 1)):
+                         ("continuation", gate.CONTINUATION_LIMIT + 1),
+                         ("data", gate.DATA_BASE + 1)):
         counts = FrameCounts(**{field: value})
         assert counts.flood(), field
         assert not FrameCounts(**{field: value - 1}).flood(), field
+    # Per write of the referee: one byte per DATA frame cannot outpace it.
+    assert FrameCounts(data=gate.DATA_BASE + gate.DATA_PER_CHUNK * 100 + 1, chunks_out=100).flood()
+    assert "DATA" in FrameCounts(data=gate.DATA_BASE + 1).flood()

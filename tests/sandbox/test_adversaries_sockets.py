@@ -74,7 +74,7 @@ def _attack_lines(p: Played, prefix: str) -> list[tuple[str, str]]:
     return re.findall(rf"^ATTACK ({re.escape(prefix)}\S+): (.*)$", p.log, re.MULTILINE)
 
 
-FLOODS = ("connections", "ping", "settings", "continuation")
+FLOODS = ("connections", "ping", "settings", "continuation", "data")
 
 
 def _flood_params() -> list[object]:
@@ -82,7 +82,7 @@ def _flood_params() -> list[object]:
     for level in level_params():
         for flood in FLOODS:
             lvl = level.values[0]  # type: ignore[attr-defined]
-            if lvl == "docker" and flood not in ("ping", "connections"):
+            if lvl == "docker" and flood not in ("ping", "connections", "data"):
                 continue  # the gate is the same at every level; docker starts slowly
             params.append(pytest.param(lvl, flood, marks=level.marks,  # type: ignore[attr-defined]
                                        id=f"{lvl}-{flood}"))

