@@ -17,10 +17,11 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 
 from arena.referee.hosted import hosted_bot, register_host, unregister_host
 from arena.referee.spec import MatchResult, MatchSpec, TimeControl
-from arena.web.human.routes import Tables, human_routes
+from arena.web.human.routes import Tables, http_error, human_routes
 from arena.web.human.seat import GRACE, HumanSeat
 from arena.web.human.serving import Serving
 
@@ -79,7 +80,8 @@ async def play_with_people(
     from arena.web.app import STATIC_DIR  # the shared table drawing and its style
 
     app = Starlette(routes=[*human_routes(tables, title=lambda _g: f"match {spec.match_id}"),
-                            Mount("/static", StaticFiles(directory=STATIC_DIR), name="static")])
+                            Mount("/static", StaticFiles(directory=STATIC_DIR), name="static")],
+                    exception_handlers={HTTPException: http_error})
     loop = asyncio.get_running_loop()
     keys = {s.seat: register_host(s.play, loop) for s in seats}
     try:

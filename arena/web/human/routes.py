@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
@@ -69,6 +70,15 @@ def seat_path(game: str, seat: int) -> str:
 def error_page(request: Request, status: int, message: str) -> Response:
     return TEMPLATES.TemplateResponse(request, "error.html", {"status": status, "message": message},
                                       status_code=status)
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own errors (no such page, wrong method) as the seat pages'
+    error page rather than a bare text (`arena play human` serves nothing else)."""
+    assert isinstance(exc, HTTPException)
+    detail = f"No page at {request.url.path}." if exc.status_code == 404 else str(exc.detail)
+    log.warning("%s %s: %d %s", request.method, request.url.path, exc.status_code, detail)
+    return error_page(request, exc.status_code, detail)
 
 
 def _peer(conn: Request | WebSocket) -> str:

@@ -143,6 +143,10 @@ def test_a_join_link_admits_one_browser(browser: Any, run_arena: Any, tmp_path: 
     # Nor does the seat's page open without the seat's cookie.
     response = other.goto(page.url)
     assert response is not None and response.status == 403
+    # A page that is not there is an error page too, not a bare text.
+    response = other.goto(page.url.split("/game/")[0] + "/api/r/play/all.json")
+    assert response is not None and response.status == 404
+    assert "No page at /api/r/play/all.json" in other.locator("#error-message").inner_text()
     play_to_the_end(page)
     code, _out, err = proc.finish()
     assert code == 0
