@@ -41,9 +41,9 @@ def tell_seat_events() -> None:
     """The seats' joins, refusals, departures and returns on stderr, one line each."""
     logger = logging.getLogger("arena.web")
     if not logger.handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
-        logger.addHandler(handler)
+        from arena.cli.safelog import terminal_handler
+
+        logger.addHandler(terminal_handler("%(levelname)s: %(message)s"))
         logger.setLevel(logging.INFO)
         logger.propagate = False
 

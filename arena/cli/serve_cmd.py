@@ -70,7 +70,9 @@ def serve(
     typer.echo(f"serving on http://{shown}:{bound[1]}/  (Ctrl-C stops)", err=False)
     if lobby:
         typer.echo(f"lobby: http://{shown}:{bound[1]}/lobby")
-    logging.basicConfig(level=logging.WARNING, format="arena serve: %(message)s")
+    from arena.cli.safelog import terminal_handler
+
+    logging.basicConfig(level=logging.WARNING, handlers=[terminal_handler("arena serve: %(message)s")])
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
                             ws_max_size=64 * 1024)  # a seat page sends short actions
     server = uvicorn.Server(config)
