@@ -208,7 +208,7 @@ def status(folder: Annotated[Path, typer.Argument(help="tournament folder")]) ->
     """Show how many matches are planned, running, finished, failed (or
     interrupted: left running by a run that was stopped)."""
     from arena.tournament.config import TournamentConfigError, load_config
-    from arena.tournament.coordinator import plan_field
+    from arena.tournament.coordinator import not_needed, plan_field
     from arena.tournament.fingerprint import FingerprintError, verify
     from arena.tournament.registry import RegistryError, field_names
     from arena.tournament.runlock import is_running
@@ -235,8 +235,14 @@ def status(folder: Annotated[Path, typer.Argument(help="tournament folder")]) ->
             # changed since the last run is a new version once `run` registers it.
             latest = store.latest_versions()
             current = [latest[n] for n in field_names(config, store) if n in latest]
-            plan = [m.match_id for m in plan_field(config, current)] if len(current) >= 3 else []
-            stored = {r.match_id: r.status for r in store.matches(set(plan))}
+            planned = plan_field(config, current) if len(current) >= 3 else []
+            plan = [m.match_id for m in planned]
+            rows = {r.match_id: r for r in store.matches(set(plan))}
+            stored = {match_id: r.status for match_id, r in rows.items()}
+            # The adaptive stop's skipped tables and sets: not "planned", for no
+            # run will play them (recomputed as the runs choose, from the results).
+            for match_id in not_needed(config, current, planned, rows):
+                stored[match_id] = "not needed"
             total_stored = sum(store.counts().values())
             bots = store.bots()
     except (StoreError, FingerprintError, RegistryError) as exc:

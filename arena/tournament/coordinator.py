@@ -206,51 +206,89 @@ def run(
     return RunSummary(len(field.plan), finished, played, len(errors), tuple(errors), stopped)
 
 
+SETTLED = "settled"  # round_choice: the stop has settled, no further round
+
+
+def round_choice(bots: Sequence[BotRow], sets: dict[int, list[schedule.PlannedMatch]],
+                 rows: dict[str, MatchRow], set_no: int) -> set[str] | str:
+    """The adaptive stop's choice for set `set_no` (arena/tournament/adaptive.py):
+    the match ids it plays, or SETTLED. Chosen from the finished results of
+    the sets before it only, so a resumed run (and `tournament status`)
+    choose the same. `bots` by schedule index."""
+    def triple(m: schedule.PlannedMatch) -> tuple[int, ...]:
+        return tuple(sorted(bots[i].id for i in m.bots))
+
+    if set_no == 0:
+        return {m.match_id for m in sets[0]}
+    played = [adaptive.Played(r.match_id, unit(r), r.bot_ids, to_rated(
+        r.match_id, unit(r), r.bot_ids, r.result).places) for r in rows.values()
+        if r.status == "finished" and r.result is not None and r.set_no < set_no]
+    open_pairs = [p for p in adaptive.pairs(played, [b.id for b in bots]) if p.decision is None]
+    if not open_pairs:
+        return SETTLED
+    if set_no not in sets:  # after the last set: only whether it settled
+        return set()
+    chosen = set(adaptive.next_tables(sorted({triple(m) for m in sets[set_no]}), open_pairs,
+                                      set_no))
+    return {m.match_id for m in sets[set_no] if triple(m) in chosen}
+
+
+def not_needed(config: TournamentConfig, bots: Sequence[BotRow],
+               plan: Sequence[schedule.PlannedMatch], rows: dict[str, MatchRow]) -> set[str]:
+    """With the adaptive stop, the planned matches it has decided not to play:
+    a round's tables it did not choose, and every set once it settled. A
+    round is decided only once every match chosen before it is finished
+    (until then the matches after it are still planned)."""
+    if config.stop != "settled":
+        return set()
+    sets = _by_set(plan)
+    out: set[str] = set()
+    for set_no in sorted(sets):
+        choice = round_choice(bots, sets, rows, set_no)
+        ids = {m.match_id for m in sets[set_no]}
+        if choice == SETTLED:
+            return out | {m.match_id for s in sets if s >= set_no for m in sets[s]
+                          if m.match_id not in rows or rows[m.match_id].status != "finished"}
+        out |= {i for i in ids - set(choice)
+                if i not in rows or rows[i].status != "finished"}
+        if any(i not in rows or rows[i].status != "finished" for i in choice):
+            return out
+    return out
+
+
+def _by_set(plan: Sequence[schedule.PlannedMatch]) -> dict[int, list[schedule.PlannedMatch]]:
+    sets: dict[int, list[schedule.PlannedMatch]] = {}
+    for m in plan:
+        sets.setdefault(m.set_no, []).append(m)
+    return sets
+
+
 def _rounds(config: TournamentConfig, field: Field, store: Store, todo: list[MatchRow],
             errors: list[str]) -> Iterator[list[MatchRow] | str]:
     """What to play: everything not finished (stop = "fixed"), or round by
-    round what the adaptive stop chooses (arena/tournament/adaptive.py),
-    then a line saying why it stopped. A round is chosen from the results
-    of the rounds before it only, so a resumed run chooses the same."""
+    round what the adaptive stop chooses (round_choice), then a line saying
+    why it stopped."""
     if config.stop != "settled":
         yield todo
         return
     wanted = {m.match_id for m in field.plan}
-    bots = [b.id for b in field.bots]
-    by_set: dict[int, list[schedule.PlannedMatch]] = {}
-    for m in field.plan:
-        by_set.setdefault(m.set_no, []).append(m)
-    def open_pairs_before(set_no: int) -> list[adaptive.Pair]:
-        played = [adaptive.Played(r.match_id, unit(r), r.bot_ids, to_rated(
-            r.match_id, unit(r), r.bot_ids, r.result).places) for r in rows.values()
-            if r.status == "finished" and r.result is not None and r.set_no < set_no]
-        return [p for p in adaptive.pairs(played, bots) if p.decision is None]
-
-    rows: dict[str, MatchRow] = {}
-    for set_no in sorted(by_set):
+    sets = _by_set(field.plan)
+    settled = (f"settled after {{}} of {config.duplicate_sets} sets: every pair of "
+               "neighbours separated")
+    for set_no in sorted(sets):
         rows = {r.match_id: r for r in store.matches(wanted)}
-        if set_no == 0:
-            chosen = None
-        else:
-            open_pairs = open_pairs_before(set_no)
-            if not open_pairs:
-                yield (f"settled after {set_no} of {config.duplicate_sets} sets: every pair of "
-                       "neighbours separated")
-                return
-            triples = sorted({tuple(sorted(field.bots[i].id for i in m.bots))
-                              for m in by_set[set_no]})
-            chosen = set(adaptive.next_tables(triples, open_pairs, set_no))
-        batch = [rows[m.match_id] for m in by_set[set_no]
-                 if rows[m.match_id].status != "finished"
-                 and (chosen is None or tuple(sorted(field.bots[i].id for i in m.bots)) in chosen)]
-        yield batch
+        choice = round_choice(field.bots, sets, rows, set_no)
+        if choice == SETTLED:
+            yield settled.format(set_no)
+            return
+        yield [rows[m.match_id] for m in sets[set_no]
+               if rows[m.match_id].status != "finished" and m.match_id in choice]
         if errors:
             yield "stopped: some matches could not be played (the next run plays them first)"
             return
     rows = {r.match_id: r for r in store.matches(wanted)}
-    if not open_pairs_before(len(by_set)):
-        yield (f"settled after {len(by_set)} of {config.duplicate_sets} sets: every pair of "
-               "neighbours separated")
+    if round_choice(field.bots, sets, rows, len(sets)) == SETTLED:
+        yield settled.format(len(sets))
         return
     yield f"not settled within duplicate_sets = {config.duplicate_sets} (its maximum)"
 

@@ -58,6 +58,18 @@ def test_settled_stops_early_in_the_right_order_and_resumes_to_the_same(
     assert [r.bot for r in table.rows] == ["b3", "b2", "b1", "b0"]
     again = run(folder)  # resumed: the same choices, nothing more to play
     assert again.played == 0 and again.stopped == first.stopped
+    # `tournament status` calls the skipped tables and sets what they are:
+    # not needed (no run plays them), not planned.
+    status = subprocess.run([sys.executable, "-c", "from arena.cli import main; main()",
+                             "tournament", "status", str(folder)], capture_output=True,
+                            text=True, check=False, timeout=120)
+    assert status.returncode == 0, status.stderr
+    skipped = first.planned - first.finished
+    assert (f"finished {first.finished}, not needed {skipped} (of {first.planned} "
+            in status.stdout), status.stdout
+    assert "planned" not in status.stdout.splitlines()[0].replace(f"of {first.planned}", "")
+    with Store(config.store_path) as store:  # computed, not stored: the store is unchanged
+        assert store.counts().get("planned", 0) >= skipped
     fixed = make_tournament(bots, name="f", duplicate_sets=3)
     assert run(fixed).played == 3 * 24 and run(fixed).stopped == ""
 
@@ -72,6 +84,11 @@ def test_settled_reaches_its_maximum_when_bots_are_equal(
     # the run plays to its maximum.
     assert summary.stopped == "not settled within duplicate_sets = 12 (its maximum)"
     assert summary.played == 12 * 6
+    config = load_config(folder)
+    with Store(config.store_path) as store:
+        rows = {r.match_id: r for r in store.matches()}
+        field = coordinator.prepare(config, store)
+    assert coordinator.not_needed(config, field.bots, field.plan, rows) == set()
 
 
 def unit_of(set_no: int, bots: tuple[int, int, int], order: tuple[int, int, int],
