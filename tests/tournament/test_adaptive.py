@@ -60,9 +60,7 @@ def test_settled_stops_early_in_the_right_order_and_resumes_to_the_same(
     assert again.played == 0 and again.stopped == first.stopped
     # `tournament status` calls the skipped tables and sets what they are:
     # not needed (no run plays them), not planned.
-    status = subprocess.run([sys.executable, "-c", "from arena.cli import main; main()",
-                             "tournament", "status", str(folder)], capture_output=True,
-                            text=True, check=False, timeout=120)
+    status = cli("tournament", "status", folder, timeout=120)
     assert status.returncode == 0, status.stderr
     skipped = first.planned - first.finished
     assert (f"finished {first.finished}, not needed {skipped} (of {first.planned} "

@@ -24,10 +24,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from clihelp import ROOT, cli
 
 from arena.sandbox.process import live_processes
 
-from .test_cli_bad_input import ROOT, cli, random_bot
+from .test_cli_bad_input import random_bot
 
 pytestmark = pytest.mark.slow
 
