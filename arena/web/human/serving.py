@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import socket
 from collections.abc import Iterator
 from typing import Any, Self
@@ -47,7 +48,11 @@ class Serving:
     async def __aenter__(self) -> Self:
         # Bound here, so that an address in use is an OSError of ours (uvicorn
         # would call sys.exit inside the loop).
-        sock = socket.create_server((self.host, self.server.config.port))
+        try:
+            sock = socket.create_server((self.host, self.server.config.port))
+        except OSError as exc:  # the caller's one line: where, and why
+            why = os.strerror(exc.errno) if exc.errno and exc.errno > 0 else (exc.strerror or str(exc))
+            raise OSError(f"cannot listen on {self.host}:{self.server.config.port}: {why}") from None
         self._task = asyncio.get_running_loop().create_task(self.server.serve(sockets=[sock]))
         while not self.server.started:
             if self._task.done():

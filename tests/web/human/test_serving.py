@@ -1,0 +1,25 @@
+"""`arena play human --port N` where N is taken: one line naming the address, exit 2."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+ARENA = Path(sys.executable).with_name("arena")
+
+
+@pytest.mark.slow
+def test_a_port_in_use_is_one_line_naming_it() -> None:
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        done = subprocess.run([str(ARENA), "play", "human", "sample_bots/random", "sample_bots/random",
+                               "--no-open", "--port", str(port)], cwd=ROOT, capture_output=True,
+                              text=True, timeout=120)
+    assert done.returncode == 2, done
+    lines = done.stderr.strip().splitlines()
+    assert lines == [f"error: cannot listen on 127.0.0.1:{port}: Address already in use"], done.stderr
