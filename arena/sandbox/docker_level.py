@@ -318,6 +318,7 @@ def launch_docker(bot: BotSpec, env: dict[str, str], socket_dir: str, log_path: 
                    "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"} | dict(env)
     fsize = limits.file_size_mb * _MB
     cpu = max(1, int(limits.cpu_seconds))
+    data = limits.memory_mb * _MB
     capped = f"size={limits.tmpfs_mb}m,mode=1777,nosuid,nodev"
     mounted = ("/bot", socket_dir)
     tmpfs = {"/tmp": capped} | {
@@ -343,6 +344,8 @@ def launch_docker(bot: BotSpec, env: dict[str, str], socket_dir: str, log_path: 
             ulimits=[Ulimit(name="nofile", soft=limits.open_files, hard=limits.open_files),
                      Ulimit(name="fsize", soft=fsize, hard=fsize),
                      Ulimit(name="cpu", soft=cpu, hard=cpu + 1),
+                     # Per process, as at the other levels (mem_limit bounds the total).
+                     Ulimit(name="data", soft=data, hard=data),
                      Ulimit(name="core", soft=0, hard=0),
                      # Counts the uid's processes on the whole host: with a uid of
                      # its own, this bot's alone (pids_limit bounds the container).

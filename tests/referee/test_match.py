@@ -217,7 +217,8 @@ def test_arena_seed_does_not_give_the_deal_seed_away(random_bot: BotSpec, tmp_pa
         assert all(value // k != seed and value - k != seed for k in (1, 2, 3, 4, 16))
 
 
-@pytest.mark.parametrize("level", ["process", "bwrap"])
+@pytest.mark.parametrize("level", ["process", pytest.param("bwrap", marks=pytest.mark.bwrap),
+                                   pytest.param("docker", marks=pytest.mark.docker)])
 def test_match_limits_reach_the_bot_process(random_bot: BotSpec, tmp_path: Path, level: str) -> None:
     """MatchSpec.limits (tournament.toml [limits]) is what the sandbox applies."""
     from arena.sandbox import available_levels
@@ -227,13 +228,13 @@ def test_match_limits_reach_the_bot_process(random_bot: BotSpec, tmp_path: Path,
     if level not in available_levels():
         pytest.skip(f"sandbox level {level} is not available on this machine")
     reporter = load_bot(Path(__file__).parent / "limits_bot")
-    limits = Limits(open_files=77, file_size_mb=3)
+    limits = Limits(open_files=77, file_size_mb=3, memory_mb=300, cpu_seconds=77)
     spec = dataclasses.replace(_spec((reporter, random_bot, random_bot), tmp_path, limits=limits),
                                rules_options=(("target", 500), ("max_deals", 2)), sandbox=level)
     result = run_match(spec)
     assert result.seats[0].status == "ok" and result.seats[0].sandbox == level
     log = Path(result.seats[0].log_path).read_text()
-    assert f"LIMITS nofile=77 fsize={3 * 1024 * 1024}" in log, log
+    assert f"LIMITS nofile=77 fsize={3 * 1024 * 1024} data={300 * 1024 * 1024} cpu=77" in log, log
 
 
 def test_a_bot_that_misses_the_start_up_limit_is_stopped_then(

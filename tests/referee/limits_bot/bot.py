@@ -7,7 +7,9 @@ from arena.sdk import Bot, run
 
 nofile = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 fsize = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
-print(f"LIMITS nofile={nofile} fsize={fsize}", file=sys.stderr, flush=True)
+data = resource.getrlimit(resource.RLIMIT_DATA)[0]
+cpu = resource.getrlimit(resource.RLIMIT_CPU)[0]
+print(f"LIMITS nofile={nofile} fsize={fsize} data={data} cpu={cpu}", file=sys.stderr, flush=True)
 
 
 class First(Bot):
