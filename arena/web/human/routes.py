@@ -29,7 +29,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from arena.web.human.seat import HumanSeat
+from arena.web.human.seat import REFUSED_LIMIT, HumanSeat
 
 log = logging.getLogger("arena.web.human")
 
@@ -170,6 +170,12 @@ class _Reader:
             while True:
                 text = await self.ws.receive_text()
                 self.seat.receive(_parse(text))
+                if self.seat.flooding:
+                    log.warning("seat %d (%s): its page sent more than %d messages that answer "
+                                "nothing; its socket is closed", self.seat.seat, self.seat.name,
+                                REFUSED_LIMIT)
+                    await self.ws.close(code=1008)
+                    return
         except (WebSocketDisconnect, RuntimeError, KeyError):
             pass
         finally:

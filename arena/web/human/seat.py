@@ -24,6 +24,7 @@ import hmac
 import logging
 import secrets
 import time
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -34,6 +35,12 @@ log = logging.getLogger("arena.web.human")
 
 GRACE = 60.0                  # seconds a closed tab keeps its seat
 ACTION_LIMIT = 200            # characters of an action text from the page
+# Messages from a page that answer nothing (not JSON, an unknown type, no
+# decision waiting, answered already) a seat takes before it closes the
+# page's socket: each is told to the page and costs the match's event loop,
+# which the bots' clocks share (a person's page sends none, bar a double click).
+REFUSED_LIMIT = 100
+NOTICES_KEPT = 100
 SERVICE_METHOD = "/arena.v1.Referee/Play"
 
 
@@ -70,13 +77,15 @@ class HumanSeat:
     join_secret: str = field(default_factory=lambda: secrets.token_urlsafe(24))
     session_secret: str = ""       # "" until the join link is used
     frames: list[str] = field(default_factory=list)  # every referee frame sent, in order
-    notices: list[str] = field(default_factory=list)  # what the bridge told the page, for the log
+    # What the bridge told the page last (for the log and tests).
+    notices: deque[str] = field(default_factory=lambda: deque(maxlen=NOTICES_KEPT))
     decision: _Decision | None = None
     turn: _Turn | None = None      # another seat deciding now (Turn notice), if told
     started: bool = False          # the referee started the bridge
     ended: bool = False            # the match ended (or the bridge's stream did)
     left: bool = False             # the grace ran out: the seat was given up
     refused_joins: int = 0
+    refused_messages: int = 0      # page messages that answered nothing (REFUSED_LIMIT)
     _queue: asyncio.Queue[str | None] | None = None   # frames for the connected page
     _socket: BrowserSocket | None = None
     _outbox: asyncio.Queue[bytes] = field(default_factory=asyncio.Queue)
@@ -171,6 +180,17 @@ class HumanSeat:
         self.notices.append(text)
         self._push(frames.notice(text, level))
 
+    def _refuse(self, text: str) -> None:
+        """A page message that answers nothing: told to the page (up to the limit)."""
+        self.refused_messages += 1
+        if self.refused_messages <= REFUSED_LIMIT:
+            self._tell(text, "error")
+
+    @property
+    def flooding(self) -> bool:
+        """The page sent more than REFUSED_LIMIT messages that answered nothing."""
+        return self.refused_messages > REFUSED_LIMIT
+
     def _start_grace(self) -> None:
         """The page is gone: the seat waits `grace` seconds for it."""
         if not self.started or self.ended or self.left or self._grace_task is not None:
@@ -193,18 +213,18 @@ class HumanSeat:
         is sent on, once; the referee alone judges whether it is legal."""
         kind = data.get("type")
         if kind != "act":
-            self._tell(f"unknown message type {str(kind)[:40]!r}", "error")
+            self._refuse(f"unknown message type {str(kind)[:40]!r}")
             return
         action, seq = data.get("action"), data.get("seq")
         decision = self.decision
         if not isinstance(action, str) or not action or len(action) > ACTION_LIMIT:
-            self._tell("an action must be a text of the action notation", "error")
+            self._refuse("an action must be a text of the action notation")
             return
         if decision is None or str(seq) != str(decision.seq):
-            self._tell(f"no decision {str(seq)[:20]} is waiting for you", "error")
+            self._refuse(f"no decision {str(seq)[:20]} is waiting for you")
             return
         if decision.answered:
-            self._tell(f"decision {decision.seq} was answered already ({decision.answered})", "error")
+            self._refuse(f"decision {decision.seq} was answered already ({decision.answered})")
             return
         decision.answered = action
         if action not in decision.legal:
