@@ -40,7 +40,12 @@ gives another table; benchmarks/rating_quality.py compares the two.
 The rating history (the leaderboard's chart) is the one-pass update in
 match-id order: how the ratings moved as results came in. The bootstrap
 intervals refit each resample with the one-pass update too (200 batch fits
-per table would take minutes); see docs/tournaments.md, "Ratings".
+per table would take minutes), all resamples at once; see
+docs/tournaments.md, "Ratings".
+
+Every match's update is arena.tournament.skill's: the library's own
+schedule and numbers (to the last bit) at a fraction of its cost;
+`environment()` stays the model's definition and the tests' reference.
 """
 
 from __future__ import annotations
@@ -50,7 +55,10 @@ import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import trueskill
+
+from arena.tournament import skill
 
 MU = 25.0
 SIGMA = MU / 3
@@ -62,6 +70,12 @@ DRAW_PROBABILITY = 0.005
 def environment() -> trueskill.TrueSkill:
     return trueskill.TrueSkill(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU,
                                draw_probability=DRAW_PROBABILITY, backend=None)
+
+
+# The same update as environment().rate, run by arena.tournament.skill
+# (the library's own code is the reference its tests compare with).
+MODEL = skill.Model(beta=BETA, tau=TAU, draw_margin=trueskill.calc_draw_margin(
+    DRAW_PROBABILITY, 2, environment()))
 
 
 @dataclass(frozen=True)
@@ -106,7 +120,6 @@ FIT_PASSES = 200
 def fit(matches: Sequence[RatedMatch], players: Sequence[int]) -> dict[int, Rating]:
     """TrueSkill fitted over all `matches` at once (expectation propagation;
     see the module's docstring). A player without matches keeps the prior."""
-    env = environment()
     prior = (1.0 / SIGMA**2, MU / SIGMA**2)            # (precision, precision * mean)
     post = dict.fromkeys(players, prior)
     for m in matches:
@@ -119,15 +132,15 @@ def fit(matches: Sequence[RatedMatch], players: Sequence[int]) -> dict[int, Rati
         for k, m in enumerate(matches):
             cavity = [(post[p][0] - msg[0], post[p][1] - msg[1])
                       for p, msg in zip(m.players, messages[k], strict=True)]
-            groups = [(env.create_rating(mu=tau / pi, sigma=math.sqrt(1.0 / pi)),)
-                      for pi, tau in cavity]
-            rated = env.rate(groups, ranks=[place - 1 for place in m.places])
-            for i, (p, (r,)) in enumerate(zip(m.players, rated, strict=True)):
-                pi = 1.0 / r.sigma**2
-                new = (pi, r.mu * pi)
+            rated = skill.rate_match(MODEL, [(tau / pi, math.sqrt(1.0 / pi)) for pi, tau in cavity],
+                                     m.places)
+            for i, (p, raw) in enumerate(zip(m.players, rated, strict=True)):
+                r_mu, r_sigma = skill.readback(*raw)
+                pi = 1.0 / r_sigma**2
+                new = (pi, r_mu * pi)
                 old_pi, old_tau = post[p]
-                moved = max(moved, abs(r.mu - old_tau / old_pi),
-                            abs(r.sigma - math.sqrt(1.0 / old_pi)))
+                moved = max(moved, abs(r_mu - old_tau / old_pi),
+                            abs(r_sigma - math.sqrt(1.0 / old_pi)))
                 messages[k][i] = (pi - cavity[i][0], new[1] - cavity[i][1])
                 post[p] = new
         if moved <= FIT_TOLERANCE:
@@ -164,25 +177,26 @@ def rate_online(
 ) -> tuple[dict[int, Rating], list[tuple[int, int, str, float, float]]]:
     """The classic one-pass TrueSkill update, matches applied in match-id
     order, and its history rows (bot_id, step, match_id, mu, sigma)."""
-    env = environment()
-    current = {p: env.create_rating() for p in players}
+    current = dict.fromkeys(players, (MU, SIGMA))      # as given to a trueskill.Rating
     steps = dict.fromkeys(players, 0)
     history: list[tuple[int, int, str, float, float]] = []
     for m in sorted(matches, key=lambda m: m.match_id):
-        _apply(env, current, m.players, m.places)
-        for p in m.players:
+        rated = skill.rate_match(MODEL, [current[p] for p in m.players], m.places)
+        for p, raw in zip(m.players, rated, strict=True):
+            current[p] = raw
             steps[p] += 1
-            history.append((p, steps[p], m.match_id, current[p].mu, current[p].sigma))
-    return {p: Rating(r.mu, r.sigma) for p, r in current.items()}, history
+            history.append((p, steps[p], m.match_id, *skill.readback(*raw)))
+    return {p: Rating(*skill.readback(*raw)) for p, raw in current.items()}, history
 
 
 def _apply(env: trueskill.TrueSkill, current: dict[int, trueskill.Rating],
            players: Sequence[int], places: Sequence[int]) -> None:
-    groups = [(current[p],) for p in players]
-    # trueskill ranks: lower is better, equal ranks are a draw (RULES.md §1 ties).
-    rated = env.rate(groups, ranks=[place - 1 for place in places])
-    for p, (r,) in zip(players, rated, strict=True):
-        current[p] = r
+    """One match's update of `current` (trueskill.Ratings of `env`'s
+    parameters, which must be the arena's), through arena.tournament.skill."""
+    # Ranks: lower is better, equal places are a draw (RULES.md §1 ties).
+    rated = skill.rate_match(MODEL, [(current[p].mu, current[p].sigma) for p in players], places)
+    for p, (mu, sigma) in zip(players, rated, strict=True):
+        current[p] = env.create_rating(mu=mu, sigma=sigma)
 
 
 def _order(ratings: dict[int, Rating]) -> list[int]:
@@ -224,34 +238,80 @@ def rank_spans(ratings: dict[int, Rating]) -> dict[int, tuple[int, int]]:
 
 def bootstrap_rank_intervals(
     matches: Sequence[RatedMatch], players: Sequence[int], samples: int, seed: int,
+    fitted: dict[int, Rating] | None = None,
 ) -> dict[int, tuple[int, int]]:
     """A 95% interval for each bot's rank: resample the duplicate sets with
     replacement, rate each resample, take the 2.5% and 97.5% rank quantiles.
     Bots tied in a resample count with every rank they share. With fewer than
     two duplicate sets to resample there is no interval to estimate: every
-    rank is possible (1 to n), rather than a point that looks certain."""
+    rank is possible (1 to n), rather than a point that looks certain.
+    Without resamples the interval is the rank span of the batch fit
+    (`fitted`, when the caller has it already)."""
     units: dict[Hashable, list[RatedMatch]] = {}
     for m in sorted(matches, key=lambda m: m.match_id):
         units.setdefault(m.unit, []).append(m)
     if samples <= 0 or not matches:
-        spans = rank_spans(rate(matches, players)[0])
+        spans = rank_spans(fitted if fitted is not None else rate(matches, players)[0])
         return {p: spans[p] for p in players}
     if len(units) < 2:
         return {p: (1, len(players)) for p in players}
     keys = sorted(units, key=repr)
     rng = random.Random(seed)
+    ordered = [m for key in keys for m in units[key]]
+    first: dict[Hashable, int] = {}
+    for i, m in enumerate(ordered):
+        first.setdefault(m.unit, i)
+    resamples = [[first[keys[index]] + j for index in sorted(rng.randrange(len(keys)) for _ in keys)
+                  for j in range(len(units[keys[index]]))] for _ in range(samples)]
     seen: dict[int, list[int]] = {p: [] for p in players}
-    for _ in range(samples):
-        chosen = sorted(rng.randrange(len(keys)) for _ in keys)
-        env = environment()
-        current = {p: env.create_rating() for p in players}
-        for index in chosen:
-            for m in units[keys[index]]:
-                _apply(env, current, m.players, m.places)
-        spans = rank_spans({p: Rating(r.mu, r.sigma) for p, r in current.items()})
+    for final in _rate_resamples(resamples, ordered, players):
+        spans = rank_spans(final)
         for p in players:
             seen[p].extend(spans[p])
     return {p: rank_quantiles(values) for p, values in seen.items()}
+
+
+def _rate_resamples(resamples: Sequence[Sequence[int]], matches: Sequence[RatedMatch],
+                    players: Sequence[int]) -> list[dict[int, Rating]]:
+    """The one-pass update from the prior of each resample (indices into
+    `matches`, applied in the order given), all resamples at once: step j
+    applies every resample's j-th match together (skill.rate_rows), one
+    array update per step instead of one library call per match and
+    resample. Each resample's numbers are those of rating it alone."""
+    column = {p: k for k, p in enumerate(players)}
+    seated: dict[int, list[list[int]]] = {}     # seats -> per match: columns, best place first
+    ties: dict[int, list[list[bool]]] = {}
+    at = []                                     # match -> (seats, its row in those lists)
+    for m in matches:
+        # Best place first, stably: the library's order of the teams.
+        order = sorted(range(len(m.players)), key=lambda i: m.places[i])
+        n = len(order)
+        at.append((n, len(seated.setdefault(n, []))))
+        seated[n].append([column[m.players[i]] for i in order])
+        ties.setdefault(n, []).append([m.places[order[x]] == m.places[order[x + 1]]
+                                       for x in range(n - 1)])
+    cols = {n: np.array(rows, dtype=np.intp) for n, rows in seated.items()}
+    drawn = {n: np.array(rows, dtype=bool).reshape(len(rows), n - 1) for n, rows in ties.items()}
+    longest = max(len(r) for r in resamples)
+    # steps[n][j]: per resample, its j-th match's row among the n-seat matches (-1: none).
+    steps = {n: np.full((len(resamples), longest), -1, dtype=np.intp) for n in cols}
+    for row, resample in enumerate(resamples):
+        for j, index in enumerate(resample):
+            n, k = at[index]
+            steps[n][row, j] = k
+    mu = np.full((len(resamples), len(players)), MU)
+    sigma = np.full((len(resamples), len(players)), SIGMA)
+    for j in range(longest):
+        for n, table in steps.items():
+            rows = np.flatnonzero(table[:, j] >= 0)
+            if not len(rows):
+                continue
+            k = table[rows, j]
+            picked = rows[:, None], cols[n][k]
+            mu[picked], sigma[picked] = skill.rate_rows(MODEL, mu[picked], sigma[picked],
+                                                        drawn[n][k])
+    return [{p: Rating(*skill.readback(float(mu[row, c]), float(sigma[row, c])))
+             for p, c in column.items()} for row in range(len(resamples))]
 
 
 def rank_quantiles(values: Sequence[int]) -> tuple[int, int]:

@@ -81,7 +81,7 @@ def build(config: TournamentConfig, store: Store, reveal: bool = False) -> Table
     rated = rated_matches(rows)
     ids = [b.id for b in bots]
     rating, history = ratings.rate(rated, ids)
-    intervals = ratings.bootstrap_rank_intervals(rated, ids, config.bootstrap, config.seed)
+    intervals = ratings.bootstrap_rank_intervals(rated, ids, config.bootstrap, config.seed, rating)
     rank = ratings.ranks_by(rating)
     steps: dict[int, list[tuple[int, float]]] = {b: [] for b in ids}
     for bot_id, step, _mid, mu, sigma in history:
@@ -101,13 +101,10 @@ def build(config: TournamentConfig, store: Store, reveal: bool = False) -> Table
     out.sort(key=lambda row: row.rank)
     active = {b.id for b in bots}
     retired = []
-    finished_by_bot: Counter[int] = Counter()
-    for m in store.matches():
-        if m.status == "finished":
-            finished_by_bot.update(set(m.bot_ids))
-    for b in store.bots():
-        if b.id not in active:
-            retired.append((b.name, versions[b.id], finished_by_bot[b.id]))
+    old = [b for b in store.bots() if b.id not in active]
+    finished_by_bot = store.finished_by_bot() if old else Counter()
+    for b in old:
+        retired.append((b.name, versions[b.id], finished_by_bot[b.id]))
     return Table(
         name=config.name, rules=config.match.rules_dict(), duplicate_sets=config.duplicate_sets,
         planned=len(planned), finished=len(rows), rows=tuple(out), retired=tuple(retired),

@@ -13,6 +13,7 @@ import json
 import os
 import sqlite3
 import time
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -383,6 +384,13 @@ class Store:
             wanted = set(match_ids)
             rows = [r for r in rows if r["match_id"] in wanted]
         return [_match(r) for r in rows]
+
+    def finished_by_bot(self) -> Counter[int]:
+        """How many finished matches each bot played (without reading their results)."""
+        out: Counter[int] = Counter()
+        for (ids,) in self._db.execute("SELECT bot_ids FROM matches WHERE status='finished'"):
+            out.update(set(json.loads(ids)))
+        return out
 
     def counts(self) -> dict[str, int]:
         return {r["status"]: r["n"] for r in self._db.execute(
