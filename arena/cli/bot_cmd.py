@@ -43,6 +43,11 @@ def add(
     except (TournamentConfigError, RegistryError, StoreError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
+    except KeyboardInterrupt:
+        # Ctrl-C is acted on during the validation match, its one long part
+        # (the store is written only after it): nothing was added.
+        typer.echo("\ninterrupted: the bot was not added", err=True)
+        raise typer.Exit(130) from None
     state = "added as a new version" if created else "unchanged (this content is already known)"
     typer.echo(f"{row.name} {row.version} [{row.content_hash[:12]}]: {state}; snapshot {row.path}")
 
@@ -113,9 +118,13 @@ def check(
         typer.echo(f"error: {problem}", err=True)
         raise typer.Exit(2)
     shown = "".join(f" {k}={v}" for k, v in overrides)
-    typer.echo(f"checking {bot_path} ({deals} deals of {rules}{shown} against "
-               f"{players - 1} random bots)")
-    report = check_bot(bot_path, options)
+    try:
+        typer.echo(f"checking {bot_path} ({deals} deals of {rules}{shown} against "
+                   f"{players - 1} random bots)")
+        report = check_bot(bot_path, options)
+    except KeyboardInterrupt:
+        typer.echo("\ninterrupted: the check was stopped; the bot was not judged", err=True)
+        raise typer.Exit(130) from None
     for line in report.lines:
         typer.echo(line)
     if report.log_tail:

@@ -209,8 +209,8 @@ class _Match(GameLoop):
                 self.servers.append(server)
                 public = os.path.join(seat_dir, "referee.sock")
                 gate = Gate(seat.index, public, inner.removeprefix("unix:"), gate_events, self._launched)
+                self.gates.append(gate)  # before it starts: closed below even if cancelled meanwhile
                 await gate.start()
-                self.gates.append(gate)
                 addresses.append((f"unix:{public}", seat_dir))
             try:
                 await self._launch(addresses, log_dir)

@@ -232,7 +232,22 @@ async def start_server(
         address = f"unix:{path}"
     else:
         raise ValueError(f"unknown transport {transport!r}: expected 'unix' or 'tcp'")
-    await server.start()
+    # Shielded: a start cancelled midway (Ctrl-C as the match sets up) leaves
+    # grpc's server where its stop fails (InvalidStateError), and the caller
+    # never gets it to stop: left to its __del__ after the event loop closed,
+    # it printed "Exception ignored in Server.__del__ ... Event loop is
+    # closed" and "coroutine 'AioServer.shutdown' was never awaited". So a
+    # cancelled start is let to finish, the server stopped, then the
+    # cancellation goes on.
+    starting = asyncio.ensure_future(server.start())
+    try:
+        await asyncio.shield(starting)
+    except asyncio.CancelledError:
+        try:
+            await starting
+        finally:
+            await server.stop(None)
+        raise
     return server, address
 
 
