@@ -32,6 +32,11 @@ from arena.web.lobby.store import LobbyStore
 log = logging.getLogger("arena.web.lobby")
 
 PERSON = "person"
+# Games waiting for their people at once. Anyone who reaches the lobby may
+# create games; each waiting one holds a task that looks at its seats every
+# second on the loop that also runs the playing games' referees (their bots'
+# clocks), and nothing ends a game nobody joins.
+WAITING_LIMIT = 32
 
 
 class GameError(ValueError):
@@ -107,6 +112,10 @@ class Lobby:
         `per_move` (the bank stays the server's)."""
         from arena.referee.match import MatchSetupError, build_rules
 
+        waiting = sum(1 for g in self.games.values() if g.status == "waiting")
+        if waiting >= WAITING_LIMIT:
+            raise GameError(f"{waiting} games are waiting for their people already (at most "
+                            f"{WAITING_LIMIT} at once): start one, or let one be played first")
         if not any(s.kind == PERSON for s in seats):
             raise GameError("a lobby game needs at least one person (bots alone: arena play)")
         names = [s.name for s in seats if s.kind == PERSON]
