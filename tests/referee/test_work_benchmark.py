@@ -44,3 +44,21 @@ def test_the_stand_in_bots_work_is_timed_alone_over_the_same_messages(
     assert module.stand_in_cpu(2) > 0
     # What is left for the referee once the stand-in's share is taken out.
     assert module.referee_cpu_per_decision(2) > 0
+
+
+def test_with_turns_every_other_seat_is_told_of_each_decision(
+    load_script: Callable[[str, str], ModuleType],
+) -> None:
+    """`--turns`: the same game, each seat asking for Turn notices; the standard
+    rules' redeal offers are private, so a decision may go untold, never more."""
+    module = load_script("benchmarks/referee_work.py", "referee_work")
+    script: list[tuple[int, bytes, bool]] = []
+    match = module.in_memory(module.game_spec(2), script)
+    for seat in match.seats:
+        seat.turn_notices = True
+    asyncio.run(match._play())
+    turns = [pb.RefereeMessage.FromString(d).turn for s, d, _ in script
+             if pb.RefereeMessage.FromString(d).WhichOneof("body") == "turn"]
+    decisions = sum(decision for *_, decision in script)
+    assert 0 < len(turns) <= 2 * decisions and len(turns) > decisions
+    assert module.play_one(2, turns=True)[1] == module.play_one(2)[1] == decisions
