@@ -392,6 +392,18 @@ class Store:
             out.update(set(json.loads(ids)))
         return out
 
+    def results_version(self) -> tuple[object, ...]:
+        """Changes whenever what a rating table reads changes: a match
+        finished (a finished result is never rewritten, except by a schema
+        migration, which the meta values show), the bots, the meta values
+        (schema, salt, fingerprint); not when a match starts or fails, which
+        browse.signature counts too."""
+        done = self._db.execute(
+            "SELECT COUNT(*), MAX(finished_at) FROM matches WHERE status='finished'").fetchone()
+        bots = self._db.execute("SELECT * FROM bots ORDER BY id").fetchall()
+        meta = self._db.execute("SELECT key, value FROM meta ORDER BY key").fetchall()
+        return tuple(done), tuple(tuple(r) for r in bots), tuple(tuple(r) for r in meta)
+
     def counts(self) -> dict[str, int]:
         return {r["status"]: r["n"] for r in self._db.execute(
             "SELECT status, COUNT(*) AS n FROM matches GROUP BY status")}

@@ -62,18 +62,20 @@ def reading(t: Tournament) -> Iterator[Store]:
 
 
 _lock = threading.Lock()
-_kept: dict[tuple[str, str], tuple[tuple[object, ...], Any]] = {}
+_kept: dict[tuple[str, str], tuple[object, Any]] = {}
 _building: dict[tuple[str, str], threading.Lock] = {}
 
 
-def _cached(t: Tournament, what: str, store: Store, build: Callable[[], T]) -> T:
-    """`build()`, kept until the store changes; one build at a time per
-    figure (a second visitor, or the start-up warm-up, waits for it)."""
+def _cached(t: Tournament, what: str, store: Store, build: Callable[[], T],
+            version: Callable[[Store], object] = browse.signature) -> T:
+    """`build()`, kept until `version(store)` changes (by default: any write
+    of the store); one build at a time per figure (a second visitor, or the
+    start-up warm-up, waits for it)."""
     key = (str(t.root), what)
     with _lock:
         gate = _building.setdefault(key, threading.Lock())
     with gate:
-        sig = browse.signature(store)
+        sig = version(store)
         with _lock:
             hit = _kept.get(key)
         if hit is not None and hit[0] == sig:
@@ -140,12 +142,17 @@ def tournament(t: Tournament) -> TournamentPage:
         with reading(t) as store:
             counts = store.counts()
             try:
-                table = _cached(t, "table", store, lambda: build(t.config, store))
+                # Rebuilt when a result comes in, not at every write of a
+                # live run (a match started is one too): at 10,000 results a
+                # build is seconds (docs/performance.md).
+                table = _cached(t, "table", store, lambda: build(t.config, store),
+                                Store.results_version)
             except sqlite3.OperationalError:
                 # A store from before the seed's salt: building the table
                 # stores one (as `arena leaderboard publish` would), once.
                 with Store(t.store_path) as writer:
-                    table = _cached(t, "table", store, lambda: build(t.config, writer))
+                    table = _cached(t, "table", store, lambda: build(t.config, writer),
+                                    Store.results_version)
     except StoreError:
         return TournamentPage(rules, {}, 0, problem=(
             f"no results yet: run `arena tournament run {t.root.name}`; this page updates "
