@@ -68,6 +68,16 @@ def test_the_jq_bot_passes_bot_check(at_level: str) -> None:
     assert "protocol stdio" in done.stdout and "result: ok" in done.stdout
 
 
+@pytest.mark.parametrize("at_level", levels(), indirect=True)
+def test_the_awk_bot_of_the_docs_passes_bot_check(at_level: str) -> None:
+    """mawk needs -W interactive (docs/bots.md): without it, it reads the
+    bridge's pipe in blocks and never sees the first decision in time."""
+    awk = ROOT / "tests" / "bots" / "awk"
+    done = cli("bot", "check", awk, "--sandbox", at_level, "--deals", "1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"started (sandbox level: {at_level})" in done.stdout and "result: ok" in done.stdout
+
+
 @pytest.mark.parametrize("at_level", [p for p in levels() if "process" not in str(p)],
                          indirect=True)
 def test_the_jq_bot_plays_a_tournament(at_level: str, tmp_path: Path) -> None:
