@@ -33,8 +33,10 @@ what the rules force (a bot may reweight the samples itself).
 
 Only the observation is read: the same observation and the same random
 generator give the same deals, whatever the hidden cards really are.
-3-seat deals (3 players, or 4 with the dealer sitting out); the 2-player
-forms and a deal with a Finnish lottery raise `BeliefError`.
+3-seat deals (3 players, or 4 with the dealer sitting out), a Finnish
+lottery included once its nine is picked (the organiser was dealt three 9s
+and still holds the one it showed); the 2-player forms and a lottery still
+being run raise `BeliefError`.
 """
 
 from __future__ import annotations
@@ -122,8 +124,13 @@ class Sampler:
         if rules.players == 2:
             raise BeliefError("Sampler: belief sampling covers 3-seat deals; the 2-player forms "
                               "are not supported")
-        if obs.get("lottery"):
-            raise BeliefError("Sampler: deals with a Finnish lottery (RULES.md §4) are not supported")
+        lottery = obs.get("lottery")
+        if lottery and not lottery["picked"]:
+            # Mid-lottery the other guess is face down (RULES.md §4), so the
+            # deal cannot be re-played; once the nine is picked it can.
+            raise BeliefError("Sampler: a Finnish lottery still being run (RULES.md §4) is "
+                              "not supported; deals after its pick are")
+        self.lottery: Mapping[str, Any] | None = lottery or None
         self.rules = rules
         self.obs = obs
         self.max_tries = max_tries
@@ -158,6 +165,11 @@ class Sampler:
         for _frm, to, card in self.gives:
             if card is not None and card not in played:
                 known.setdefault(card, to)
+        # The lottery nine the organiser showed is still its own unless played.
+        if self.lottery:
+            nine = Card.parse(self.lottery["picked"])
+            if nine not in played:
+                known.setdefault(nine, int(self.lottery["organiser"]))
         # Marriage partners: a declarer of a marriage held both cards (RULES.md §1).
         for p in self.plays:
             if p.declare == "marriage":
@@ -386,6 +398,9 @@ class Sampler:
             return None
         if (not self.revealed or d is None) and _talon_redeals(self.rules, dealt_talon):
             return None
+        if self.lottery and sum(1 for c in dealt[int(self.lottery["organiser"])]
+                                if c.rank is Rank.NINE) < 3:
+            return None  # RULES.md §4: the organiser was dealt three 9s
         if "four_nines_forced" in self.rules.redeal and any(
                 sum(1 for c in h if c.rank is Rank.NINE) == 4 for h in dealt):
             return None  # RULES.md §3 Finnish: four 9s are redealt by themselves

@@ -9,7 +9,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from arena.game.actions import Action, Bid, Blind, Contract, Discard, Give, Lottery, Pass, Play
+from arena.game.actions import (
+    Action,
+    Bid,
+    Blind,
+    Contract,
+    Discard,
+    Give,
+    Guess,
+    Lottery,
+    Pass,
+    Pick,
+    Play,
+)
 from arena.game.cards import Card
 from arena.game.rules import Rules
 from arena.game.state import GameState, game_at_deal
@@ -23,6 +35,13 @@ def history(rules: Rules, obs: Mapping[str, Any], declarer: int | None,
             plays: Sequence[PlayRecord], deal: Deal) -> list[Action]:
     """The deal's public actions, in order, with the sampled hidden cards."""
     out: list[Action] = []
+    lottery = obs.get("lottery")
+    if lottery and lottery["picked"]:
+        # Before the auction: the offer taken, the guesses in turn, the pick.
+        out.append(Lottery())
+        for g in lottery["guesses"]:
+            out.append(Guess(g["color"]))
+        out.append(Pick(Card.parse(lottery["picked"])))
     auction = list(obs["auction"] or [])
     forced = obs.get("forced_seat") is not None
     for i, entry in enumerate(auction):
@@ -75,9 +94,11 @@ def state(rules: Rules, obs: Mapping[str, Any], me: int, dealt_hands: list[list[
             nxt = todo[i] if not done else None
             if g.to_act == me and done and g.phase == obs["phase"]:
                 return g
-            g = g.apply(nxt if isinstance(nxt, Lottery) else Pass())
-            if isinstance(nxt, Lottery):
+            if isinstance(nxt, Lottery) and g.phase == "lottery":
+                g = g.apply(nxt)
                 i += 1
+            else:
+                g = g.apply(Pass())  # other private offers were declined
             continue
         at_obs = (g.phase, g.to_act) == (obs["phase"], obs["to_act"])
         if done and not (g.phase == "blind" and not at_obs):

@@ -5,7 +5,8 @@ Run by the arena as `python3 bot.py [--work N]` in this folder; it imports
 only `arena.sdk`, the engine (`arena.game`, which the SDK and the
 arena-python image carry) and its own modules.
 
---work N: simulated deals per decision (default 256). A count, not a time,
+--work N: simulated deals per decision (default 64, the setting its strength
+was measured at: docs/bots.md, benchmarks/strength.py). A count, not a time,
 so the bot plays the same on any machine for the same ARENA_SEED; its clock
 only cuts a decision short when the time left (the decision's limit and the
 bank) runs low.
@@ -55,7 +56,7 @@ class Search(Bot):
 
 def main() -> int:
     ap = argparse.ArgumentParser(description="search sample bot")
-    ap.add_argument("--work", type=int, default=256, help="simulated deals per decision")
+    ap.add_argument("--work", type=int, default=64, help="simulated deals per decision")
     args = ap.parse_args()
     return run(Search(args.work))
 

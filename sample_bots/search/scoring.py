@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arena.game import Rules
+from arena.game import Card, Rules
 
 WIN = 1000.0          # the value of finishing first; the others lose it
 SECOND = -600.0
@@ -25,6 +25,23 @@ def round_score(value: int, mode: str) -> int:
         return value - r if r <= 5 else value - r + 10
     r = value % 5
     return value - r if r < 2.5 else value - r + 5
+
+
+def lottery_changes(obs: Mapping[str, Any], n: int) -> list[int]:
+    """What a Finnish lottery picked in this deal adds to each seat at the
+    deal's end (RULES.md §4: nobody right, the organiser 100; one right,
+    that guesser 100; both, 50 each); zeros without one."""
+    out = [0] * n
+    lottery = obs.get("lottery")
+    if not lottery or not lottery["picked"]:
+        return out
+    colour = "red" if lottery["picked"][-1] in "DH" else "black"
+    right = [int(g["seat"]) for g in lottery["guesses"] if g["color"] == colour]
+    if not right:
+        out[int(lottery["organiser"])] += 100
+    for s in right:
+        out[s] += 100 // len(right)
+    return out
 
 
 class Scorer:
@@ -41,6 +58,22 @@ class Scorer:
         self.barrel_seat = next((int(s["seat"]) for s in states if s["on_barrel"]), None)
         self.barrel_deals = next((int(s["barrel_deals"]) for s in states if s["on_barrel"]), 0)
         self.blind_seat = next((int(s["seat"]) for s in states if s["blind"]), None)
+        self.pre = lottery_changes(obs, self.n)
+        # RULES.md §4 Finnish: a sitting dealer gains the talon's card points
+        # (as far as this seat has seen the talon).
+        if self.n == 4 and rules.dealer_talon_points:
+            dealer = int(obs["dealer"])
+            self.pre[dealer] += sum(Card.parse(c).points for c in obs["talon"] or [])
+
+    def _with_pre(self, ch: list[int], declarer: int, made: bool) -> list[int]:
+        """The lottery's gains join the deal's changes (arena.game settles them
+        together); under the lock a failed declarer keeps none of its own."""
+        out = [c + p for c, p in zip(ch, self.pre, strict=True)]
+        r = self.rules
+        if (not made and self.pre[declarer] > 0 and r.barrel == "lock"
+                and self.totals[declarer] >= r.threshold):
+            out[declarer] -= self.pre[declarer]
+        return out
 
     # ------------------------------------------------------------ one deal
 
@@ -60,7 +93,8 @@ class Scorer:
                 ch[s] = round_score(cards[s] * (2 if czech else 1) + (scores[s] - cards[s]),
                                     r.rounding)
         bolted = [s for s in self.active if s != d and tricks[s] == 0] if r.bolts else []
-        return self._settle(d, contract, made, ch, bolted, 2 if czech else 1)
+        return self._settle(d, contract, made, self._with_pre(ch, d, made), bolted,
+                            2 if czech else 1)
 
     def conceded(self, declarer: int, bid: int) -> list[int]:
         """New totals when the declarer concedes (RULES.md §3 bombs)."""
@@ -75,7 +109,7 @@ class Scorer:
         for s in self.active:
             if s != declarer:
                 ch[s] = gift
-        return self._settle(declarer, bid, False, ch, [], 1)[0]
+        return self._settle(declarer, bid, False, self._with_pre(ch, declarer, False), [], 1)[0]
 
     def _settle(self, d: int, contract: int, made: bool, ch: list[int], bolted: list[int],
                 weight: int) -> tuple[list[int], bool, list[int]]:

@@ -370,9 +370,31 @@ def choose_offer(ctx: Context, legal: Sequence[str]) -> str:
     return fallback(legal)
 
 
+def lottery_choice(obs: Obs, legal: Sequence[str], seed: int) -> str | None:
+    """The Finnish lottery's guess and pick (RULES.md §4), or None for other
+    decisions. Guesses lie face down until the pick, and the organiser holds
+    both colours (three of the four 9s), so neither side can read the other:
+    each picks a colour at random, 50/50, the unexploitable choice (from
+    the bot's seed and the position, so the same seed plays the same)."""
+    options = [t for t in legal if t.startswith(("guess ", "pick "))]
+    if not options:
+        return None
+    rng = _rng(seed, obs)
+    if options[0].startswith("guess "):
+        taken = {str(g["color"]) for g in (obs.get("lottery") or {}).get("guesses") or []
+                 if int(g["seat"]) != int(obs["seat"])}
+        fresh = [t for t in options if t.split()[1] not in taken]
+        return (fresh or options)[rng.randrange(len(fresh or options))]
+    reds = [t for t in options if t[-1] in "DH"]
+    blacks = [t for t in options if t[-1] in "CS"]
+    colours = [c for c in (reds, blacks) if c]
+    return colours[rng.randrange(len(colours))][0]
+
+
 def fallback(legal: Sequence[str]) -> str:
-    """Side decisions not simulated: run the lottery when offered, else the
-    first option (a Finnish blind offer: look at the cards first)."""
+    """Side decisions not simulated: run the lottery when offered (it can
+    only gain: +100 or nothing for the organiser), else the first option (a
+    Finnish blind offer: look at the cards first)."""
     if "lottery" in legal:
         return "lottery"
     if "pass" in legal:
@@ -392,11 +414,14 @@ def choose(rules: Rules, observation: Obs, legal_texts: Sequence[str], work: int
     if len(legal) == 1:
         return legal[0]
     heads = {t.split()[0] for t in legal}
+    lottery = lottery_choice(observation, legal, seed)
+    if lottery is not None:
+        return lottery
     try:
         ctx = Context(rules, observation, work, seed,
                       deadline if deadline is not None else time.monotonic() + 60.0)
     except BeliefError:
-        # A form the sampler does not cover (2 players, the lottery): no search.
+        # A form the sampler does not cover (the 2-player forms): no search.
         plays = [t for t in legal if t.startswith("play ")]
         return plays[0] if plays else fallback(legal)
     if "play" in heads:

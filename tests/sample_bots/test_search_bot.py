@@ -143,6 +143,47 @@ def test_choices_are_legal_and_the_same_for_the_same_seed(preset: str) -> None:
     assert {"bidding", "exchange", "play"} <= seen_phases
 
 
+def test_a_lottery_deal_is_searched_and_scored_with_the_lottery() -> None:
+    """Finnish, 4 players: the lottery's guess and pick are legal and
+    repeatable; every decision after the pick searches over sampled deals
+    (the sampler covers it: no BeliefError), and the bot's scoring of the
+    deal's end includes the lottery's 100 as the engine does."""
+    rules = Rules.preset("finnish").replace(players=4)
+    hands = ["9C 9D 9H AC TC KC QC", "AD TD KD QD JD JC AS", "AH TH KH QH JH TS KS", ""]
+    for seed in range(4):
+        g = new_game(rules, seed, dealer=3, hands=[h.split() for h in hands],
+                     talon=["QS", "JS", "9S"])
+        rng = random.Random(seed)
+        while g.deal_number == 1:
+            legal = [str(a) for a in g.legal_actions()]
+            obs = wire(g.observation(g.to_act).to_dict())
+            if obs["lottery"] and obs["lottery"]["picked"] and len(legal) > 1:
+                search_policy.Context(rules, obs, 4, seed, 1e18)  # samples: no BeliefError
+            if len(legal) > 1 and (g.phase == "lottery" or rng.random() < 0.3):
+                a = search_policy.choose(rules, obs, legal, work=4, seed=seed)
+                assert a in legal and a == search_policy.choose(rules, obs, legal, work=4,
+                                                                seed=seed)
+            else:
+                a = legal[rng.randrange(len(legal))]
+            action = next(x for x in g.legal_actions() if str(x) == a)
+            nxt = g.apply(action)
+            if g.phase == "play" and len(nxt.deals) > len(g.deals):
+                obs = g.observation(0).to_dict()
+                trick = [(int(t["seat"]), Card.parse(t["card"])) for t in obs["trick"]]
+                trick.append((g.to_act, action.card))  # type: ignore[attr-defined,arg-type]
+                winner = _winner(trick, obs["trump"])
+                cards, tricks = list(obs["points_won"]), list(obs["tricks_won"])
+                cards[winner] += sum(c.points for _, c in trick)
+                tricks[winner] += 1
+                rec = nxt.deals[-1]
+                assert "lottery" in rec.notes
+                new, made, _ = Scorer(rules, obs).changes(
+                    rec.declarer, rec.contract, list(rec.deal_scores), cards, tricks)
+                assert (new, made) == (list(rec.totals), rec.made), (seed, rec)
+            g = nxt
+        assert g.deal_number == 2
+
+
 def levels() -> list[object]:
     have = available_levels()
     out: list[object] = []

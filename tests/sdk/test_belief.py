@@ -108,3 +108,53 @@ def test_two_player_rules_are_refused_by_name() -> None:
     obs = new_game(rules, 1).observation(0).to_dict()
     with pytest.raises(BeliefError, match="2-player forms are not supported"):
         Sampler(rules, obs)
+
+
+def _lottery_game(guesses: tuple[str, str], pick: str) -> GameState:
+    """Finnish, 4 players (seat 3 deals and sits out): seat 0 is dealt three
+    9s and runs the lottery (RULES.md §4)."""
+    rules = Rules.preset("finnish").replace(players=4)
+    hands = ["9C 9D 9H AC TC KC QC", "AD TD KD QD JD JC AS", "AH TH KH QH JH TS KS", ""]
+    g = new_game(rules, 1, dealer=3, hands=[h.split() for h in hands], talon=["QS", "JS", "9S"])
+    for text in ["lottery", f"guess {guesses[0]}", f"guess {guesses[1]}", f"pick {pick}"]:
+        g = g.apply(next(a for a in g.legal_actions() if str(a) == text))
+    return g
+
+
+def test_a_deal_after_the_lottery_is_sampled_and_replays() -> None:
+    """The organiser was dealt three 9s and holds the nine it showed; every
+    sample re-plays (the lottery too) to the observation, through the play."""
+    rules = Rules.preset("finnish").replace(players=4)
+    g = _lottery_game(("red", "black"), "9H")
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(40):
+        if g.is_over or g.deal_number > 1:
+            break
+        for seat in (1, 2):
+            obs = g.observation(seat).to_dict()
+            assert obs["lottery"]["picked"] == "9H"
+            sampler = Sampler(rules, obs)
+            for deal in sampler.deals(4, rng):
+                state = sampler.state(deal)
+                assert state.observation(seat).to_dict() == obs
+                # (the engine offered the re-played lottery to seat 0, so it was
+                # dealt three 9s); the 9H it showed is its own until played.
+                played = [p["card"] for t in obs["tricks"] for p in t["cards"]]
+                played += [p["card"] for p in obs["trick"]]
+                if "9H" not in played:
+                    assert "9H" in [str(c) for c in deal.hands[0]]
+                checked += 1
+        legal = g.legal_actions()
+        g = g.apply(legal[rng.randrange(len(legal))])
+    assert checked > 40
+
+
+def test_a_lottery_still_being_run_is_refused_by_name() -> None:
+    rules = Rules.preset("finnish").replace(players=4)
+    g = new_game(rules, 1, dealer=3, hands=[h.split() for h in [
+        "9C 9D 9H AC TC KC QC", "AD TD KD QD JD JC AS", "AH TH KH QH JH TS KS", ""]],
+        talon=["QS", "JS", "9S"])
+    g = g.apply(next(a for a in g.legal_actions() if str(a) == "lottery"))
+    with pytest.raises(BeliefError, match="lottery still being run"):
+        Sampler(rules, g.observation(1).to_dict())
