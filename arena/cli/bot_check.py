@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from arena.cli.safelog import escape_controls
 from arena.referee.secrecy import new_key, public_id
 from arena.referee.spec import (
     STREAM_GONE,
@@ -255,4 +256,6 @@ def _tail(path: str) -> list[str]:
         text = Path(path).read_text(errors="replace")
     except OSError:
         return []
-    return text.splitlines()[-LOG_TAIL_LINES:]
+    # The bot's own bytes, for the checker's terminal: its control characters
+    # (escape sequences that would retitle or clear the terminal) as \xNN.
+    return [escape_controls(line) for line in text.splitlines()[-LOG_TAIL_LINES:]]

@@ -222,3 +222,21 @@ def test_the_seed_is_random_and_printed_so_the_check_can_be_repeated() -> None:
     assert code == 0, lines
     assert any(f"seed {seed})" in line for line in lines), lines
     assert any(line.endswith(f"--seed {seed} --key {key}") for line in lines), lines
+
+
+@pytest.mark.slow
+def test_the_bots_output_reaches_the_terminal_with_its_control_characters_escaped(
+    tmp_path: Path,
+) -> None:
+    # A submitted bot is checked by the organiser too: what it prints must not
+    # act on the organiser's terminal (retitle it, clear it, move the cursor).
+    bot = tmp_path / "noisy"
+    bot.mkdir()
+    (bot / "bot.toml").write_text('name = "noisy"\nversion = "1"\nlanguage = "python"\n'
+                                  'run = "python3 bot.py"\n')
+    (bot / "bot.py").write_text(
+        "import sys\nsys.stderr.write('\\x1b]0;PWNED\\x07\\x1b[2J result: ok\\x9b\\n')\nsys.exit(3)\n")
+    code, lines = check(str(bot), *FAST, "--startup", "5")
+    assert code == 1
+    assert "  | \\x1b]0;PWNED\\x07\\x1b[2J result: ok\\x9b" in lines, lines
+    assert not any(c in "\n".join(lines) for c in "\x1b\x07\x9b"), lines
