@@ -162,9 +162,9 @@ def test_paused_burner_uses_no_cpu_between_turns_and_changes_no_result(
     # the other core stops at its next entry into the kernel (µs), and CPU
     # it ran before may be booked to the group only then (the scheduler
     # books a running thread's time at its tick, 4 ms at HZ=250, or when it
-    # stops), so it can land after the referee's reading. Measured: 0-1 ms
-    # per match at every level and with SIGSTOP, idle or loaded (load
-    # average 2-24 on 2 cores). The defects this guards against: a clock
+    # stops), so it can land after the referee's reading. Measured: 0.4-1.7 ms
+    # per match at every level and with SIGSTOP, at load averages from 2
+    # to 24 on 2 cores. The defects this guards against: a clock
     # started after the thaw left 10-40 ms a turn, 0.04-0.22 s a match,
     # outside every clock; a SIGSTOP sent to each process rather than to
     # each thread let the spinning threads run on for 30-76 ms a match.
