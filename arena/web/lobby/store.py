@@ -64,12 +64,24 @@ class PersonRecord:
 class LobbyStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise ValueError(f"{self.path}: cannot open the lobby store: {exc}") from None
         self.db.row_factory = sqlite3.Row
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.executescript(_SCHEMA)
-        row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        try:
+            # A lobby's store is small: check every page now, so damage is one
+            # line at the start rather than a failing page later.
+            problems = [r[0] for r in self.db.execute("PRAGMA quick_check").fetchall()]
+            if problems != ["ok"]:
+                raise sqlite3.DatabaseError("; ".join(problems[:3]))
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self.db.executescript(_SCHEMA)
+            row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        except sqlite3.DatabaseError as exc:
+            self.db.close()
+            raise ValueError(f"{self.path}: not a usable lobby store: {exc}") from None
         if row is None:
             self.db.execute("INSERT INTO meta VALUES('schema', ?)", (SCHEMA_VERSION,))
         elif row["value"] != SCHEMA_VERSION:

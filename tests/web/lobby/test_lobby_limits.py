@@ -44,3 +44,32 @@ def test_games_waiting_at_once_are_bounded(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.communicate(timeout=30)
+
+
+@pytest.mark.parametrize("damage", ["garbage", "torn"])
+def test_a_damaged_lobby_store_is_one_line_and_exit_2(tmp_path: Path, damage: str) -> None:
+    from arena.web.lobby.store import LobbyStore
+
+    data = tmp_path / "lobby"
+    data.mkdir()
+    store_path = data / "lobby.sqlite"
+    if damage == "garbage":
+        store_path.write_bytes(b"not a database\n" * 100)
+    else:  # a real store, its pages past the first overwritten
+        with LobbyStore(store_path) as store:
+            for i in range(200):
+                store.add_game(f"g{i:04d}", "standard", {}, i, [("person", "a" * 50)] * 3)
+        for extra in data.glob("lobby.sqlite-*"):
+            extra.unlink()
+        raw = bytearray(store_path.read_bytes())
+        assert len(raw) > 3 * 4096
+        raw[4096 + 100:] = b"\xff" * (len(raw) - 4096 - 100)
+        store_path.write_bytes(bytes(raw))
+    before = store_path.read_bytes()
+    done = subprocess.run([str(ARENA), "serve", "--lobby", "--data", str(data), "--port", "0"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith(f"error: --data {data}: ") and "not a usable lobby store" in lines[0]
+    assert store_path.read_bytes() == before  # nothing written over it
