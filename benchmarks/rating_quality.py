@@ -24,6 +24,18 @@ the first checkpoint from which the order by mu - 3 sigma is right at every
 later checkpoint up to --sets. "Wrong": the order at a checkpoint is not
 the true one.
 
+Adaptive against fixed: the adaptive stop's mean matches against the
+fixed schedule's first checkpoint from which its share of wrong orders
+(and every later checkpoint's) is at most the adaptive stop's.
+
+Information bound: the pooled model of the adaptive stop
+(adaptive.fit) on all the fixed schedule's games of each tournament gives
+each neighbouring pair's gap d and the information I of one set about it;
+from them Wald's lower bound on the sets any sequential stop with the
+same error needs (even knowing d: an oracle), what the SPRT at
++-SETTLE_ELO needs, and the fixed schedule's predicted error after S sets
+(see information_bound).
+
 Online against batch (duplicate, all --sets sets): both fitted on the even
 sets, scored on the odd ones by the pairwise log-likelihood of the held-out
 finishing orders (for each pair of seats not tied: log P(the one ahead
