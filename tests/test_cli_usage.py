@@ -17,6 +17,12 @@ from clihelp import ARENA as CLI
      "arena bot check: Invalid value for '--deals'"),
     (["bot", "check", "sample_bots/greedy", "--seed", "-1"],  # as `arena play` refuses it
      "arena bot check: Invalid value for '--seed'"),
+    # Beyond 64 bits a seed would deal the games of a smaller one (arena.game.rng).
+    (["play", "a", "b", "c", "--seed", str(2**64)], "arena play: Invalid value for '--seed'"),
+    (["bot", "check", "sample_bots/greedy", "--seed", str(2**64)],
+     "arena bot check: Invalid value for '--seed'"),
+    (["gauntlet", "sample_bots/greedy", "--against", "sample_bots/random", "--seed", str(2**64)],
+     "arena gauntlet: Invalid value for '--seed'"),
     (["tournament", "run", "nowhere", "-j", "-1"], "arena tournament run: Invalid value for '--concurrency'"),
     (["play", "--nosuch"], "arena play: No such option: --nosuch"),
     (["play"], "arena play: Missing argument 'bots'"),

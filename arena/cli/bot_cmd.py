@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from arena.cli.checks import SEED_MAX
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -83,7 +85,7 @@ def check(
         str, typer.Option("--rules", help="rules preset (see `arena rules list`)")] = "standard",
     deals: Annotated[int, typer.Option("--deals", min=1, help="deals to play")] = 3,
     seed: Annotated[int | None, typer.Option(
-        "--seed", min=0, help="deal seed (default: a random one, printed)")] = None,
+        "--seed", min=0, max=SEED_MAX, help="deal seed (default: a random one, printed)")] = None,
     key: Annotated[str | None, typer.Option(
         "--key", help="secret the bots' ARENA_SEED is made from (default: random, printed)")] = None,
     time_per_move: Annotated[

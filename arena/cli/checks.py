@@ -27,3 +27,8 @@ def seconds_problem(option: str, value: float, *, zero_ok: bool = False) -> str:
     elif not (math.isfinite(value) and value > 0):
         return f"{option} {value}: expected a positive number of seconds"
     return ""
+
+
+# The largest deal seed: the engine keeps a seed's low 64 bits
+# (arena.game.rng), so a larger one would deal the very games of a smaller one.
+SEED_MAX = 2**64 - 1

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from arena.cli.checks import SEED_MAX
 from arena.cli.stopping import StopSignals, quiet_unraisable
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ def gauntlet(
     option: Annotated[list[str] | None, typer.Option(
         "--option", help="rules option NAME=VALUE (repeatable)")] = None,
     seed: Annotated[int | None, typer.Option(
-        "--seed", min=0, help="deal seed (default: the stored one, or a new random one)")] = None,
+        "--seed", min=0, max=SEED_MAX, help="deal seed (default: the stored one, or a new random one)")] = None,
     max_sets: Annotated[int, typer.Option("--max-sets", min=1, max=100_000,
                                           help="stop after this many sets at most")] = 100,
     stop: Annotated[str, typer.Option(

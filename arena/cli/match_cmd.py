@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from arena.cli.checks import rules_overrides, seconds_problem
+from arena.cli.checks import SEED_MAX, rules_overrides, seconds_problem
 
 if TYPE_CHECKING:  # imported lazily at run time: the CLI starts often
     from arena.referee.spec import MatchResult, MatchSpec
@@ -63,7 +63,7 @@ def play(
     option: Annotated[list[str] | None, typer.Option(
         "--option", help="rules option override NAME=VALUE (repeatable)")] = None,
     seed: Annotated[int | None, typer.Option(
-        "--seed", min=0, help="deal seed (default: a random one, printed)")] = None,
+        "--seed", min=0, max=SEED_MAX, help="deal seed (default: a random one, printed)")] = None,
     key: Annotated[str | None, typer.Option(
         "--key", help="secret the bots' ARENA_SEED is made from (default: a random one, "
         "printed; with the same --seed it repeats the match exactly)")] = None,
