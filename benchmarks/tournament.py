@@ -33,7 +33,8 @@ from pathlib import Path
 
 from arena.tournament import coordinator
 from arena.tournament.config import load_config
-from arena.tournament.executors import DaskExecutor, Executor, LocalPool
+from arena.tournament.dask_executor import DaskExecutor
+from arena.tournament.executors import Executor, LocalPool
 from arena.tournament.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -12,7 +12,8 @@ from itertools import combinations
 import pytest
 
 from arena.tournament import cpus
-from arena.tournament.executors import DaskExecutor, LocalPool
+from arena.tournament.dask_executor import DaskExecutor
+from arena.tournament.executors import LocalPool
 
 
 @pytest.mark.parametrize("workers, n", [(2, 2), (2, 3), (3, 8), (4, 4), (5, 16), (2, 64)])
@@ -85,7 +86,7 @@ def test_without_slots_a_pool_worker_may_use_every_cpu() -> None:
 
 @pytest.mark.slow
 def test_each_dask_worker_plays_on_its_own_slot() -> None:
-    from arena.tournament.executors import _in_match_process
+    from arena.tournament.dask_executor import _in_match_process
 
     executor = DaskExecutor("local", 2, quiet=True)
     try:
@@ -107,18 +108,18 @@ class _Worker:
 
 
 def test_dask_workers_take_their_slot_by_name_else_from_arena_cpus(monkeypatch) -> None:
-    from arena.tournament import executors
+    from arena.tournament import dask_executor
 
-    monkeypatch.setattr(executors, "_SLOT", None)  # restored after the test
-    plugin = executors._MatchProcessPlugin([(0,), (1,)])
+    monkeypatch.setattr(dask_executor, "_SLOT", None)  # restored after the test
+    plugin = dask_executor._MatchProcessPlugin([(0,), (1,)])
     plugin.setup(_Worker(1))
-    assert executors._SLOT == (1,)
+    assert dask_executor._SLOT == (1,)
     monkeypatch.setenv("ARENA_CPUS", "2-3")
-    executors._MatchProcessPlugin([]).setup(_Worker("tcp://10.0.0.9:4000"))
-    assert executors._SLOT == (2, 3)
+    dask_executor._MatchProcessPlugin([]).setup(_Worker("tcp://10.0.0.9:4000"))
+    assert dask_executor._SLOT == (2, 3)
     monkeypatch.setenv("ARENA_CPUS", "three")
-    executors._MatchProcessPlugin([]).setup(_Worker("w0"))
-    assert executors._SLOT is None  # a bad value is ignored (with a warning), not fatal
+    dask_executor._MatchProcessPlugin([]).setup(_Worker("w0"))
+    assert dask_executor._SLOT is None  # a bad value is ignored (with a warning), not fatal
     monkeypatch.delenv("ARENA_CPUS")
-    executors._MatchProcessPlugin().setup(_Worker(0))
-    assert executors._SLOT is None
+    dask_executor._MatchProcessPlugin().setup(_Worker(0))
+    assert dask_executor._SLOT is None

@@ -1,0 +1,294 @@
+"""Matches on a Dask cluster (`tournament run --dask ADDRESS|local`): each
+Dask worker process keeps one match process, where its matches run (the
+referee's asyncio loop and the bots' process group stay out of Dask's
+worker), started on its first match in the worker's CPU slot and stopped
+with the worker. The local process pool and what both share are in
+executors.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import resource_tracker
+from typing import Any, TypeVar
+
+from arena.referee.spec import MatchSpec
+from arena.tournament import cpus
+from arena.tournament.executors import (
+    ExecutorError,
+    Outcome,
+    Runner,
+    _error_text,
+    _exit_with_parent,
+    _leave_the_terminal,
+    _on_sigterm,
+    _quiet_stop,
+    _sigint_held,
+    _warm_up,
+    cores,
+    default_runner,
+)
+
+log = logging.getLogger("arena.tournament")
+A = TypeVar("A")
+R = TypeVar("R")
+
+
+# Dask settings for workers that run matches (see DaskExecutor and
+# _in_match_process; the same settings as environment variables are in
+# docs/tournaments.md for workers started by hand).
+QUIET_WORKER_CONFIG = {
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+    "distributed.worker.memory.monitor-interval": "2s",
+    # A worker may start a child process: the match process (_in_match_process).
+    "distributed.worker.daemon": False,
+}
+
+
+# One match process per Dask worker process (workers run one task at a time:
+# --nthreads 1), started on the worker's first match and kept.
+_MATCH_PROCESS: ProcessPoolExecutor | None = None
+
+
+# This Dask worker's CPU slot (set by the worker plugin): its match process runs there.
+_SLOT: tuple[int, ...] | None = None
+
+
+def _match_process() -> ProcessPoolExecutor:
+    global _MATCH_PROCESS
+    if _MATCH_PROCESS is None:
+        _MATCH_PROCESS = ProcessPoolExecutor(
+            max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start_match_process, initargs=(os.getpid(), _SLOT))
+    return _MATCH_PROCESS
+
+
+def _start_match_process(parent: int, slot: tuple[int, ...] | None) -> None:
+    # Pinned first, while the process has one thread: everything it starts inherits it.
+    if slot:
+        cpus.pin(slot)
+    # As a local pool worker: out of the terminal's process group (a Ctrl-C
+    # reaches the run, which stops this process: DaskExecutor.terminate_workers),
+    # and SIGTERM stops its match's bots before it exits.
+    _leave_the_terminal()
+    _exit_with_parent(parent)
+    signal.signal(signal.SIGTERM, _on_sigterm)
+
+
+def _stop_match_process() -> int:
+    """Run on a Dask worker (Client.run) when the run is stopped: SIGTERM to
+    its match process, which tears its match down and exits (_on_sigterm);
+    the worker's own reports of its task's end go to the log. Returns how
+    many processes were told."""
+    _quiet_stop()
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    told = 0
+    if _MATCH_PROCESS is not None:
+        for pid in list(getattr(_MATCH_PROCESS, "_processes", None) or ()):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGTERM)
+                told += 1
+    return told
+
+
+def _close_match_process(wait: bool = True) -> None:
+    global _MATCH_PROCESS
+    if _MATCH_PROCESS is not None:
+        _MATCH_PROCESS.shutdown(wait=wait, cancel_futures=True)
+        _MATCH_PROCESS = None
+
+
+class _MatchProcessPlugin:
+    """Dask worker plugin: give the worker its CPU slot (`slots` by worker
+    name for a LocalCluster, whose workers are named 0..n-1; else ARENA_CPUS
+    from the worker's environment; else none), and shut the match process
+    down with the worker."""
+
+    idempotent = True
+
+    def __init__(self, slots: list[tuple[int, ...]] | None = None) -> None:
+        self.slots = list(slots or [])
+
+    def setup(self, worker: Any) -> None:
+        global _SLOT
+        name = getattr(worker, "name", None)
+        if self.slots and isinstance(name, int):
+            _SLOT = self.slots[name % len(self.slots)]
+            return
+        try:
+            _SLOT = cpus.from_env()
+        except ValueError as exc:
+            _SLOT = None
+            log.warning("%s ignored: %s", cpus.ENV, exc)
+
+    def teardown(self, worker: Any) -> None:
+        _close_match_process()
+
+
+def _in_match_process(fn: Callable[[A], R], arg: A) -> R:
+    """The Dask task: `fn(arg)` (a match: `runner(spec)`, or the warm-up) in
+    the worker's match process, beside the worker. In the worker process the
+    referee's event loop would share the GIL with the worker's (heartbeats,
+    comms, monitors) and lose time to it; measured with whole games on 2
+    cores, Dask ran about a fifth slower than the local pool that way. A
+    daemonic worker (Dask's default outside `--dask local`) may not have
+    children: it plays in-process."""
+    if multiprocessing.current_process().daemon:
+        return fn(arg)
+    try:
+        return _match_process().submit(fn, arg).result()
+    except KeyboardInterrupt:
+        # The match process's match was stopped (_stop_match_process: the
+        # run is being stopped) and its KeyboardInterrupt came back as the
+        # task's result. An error of this task, not an interrupt of the
+        # worker: distributed re-raises a KeyboardInterrupt out of a task
+        # into its event loop, with a traceback on the terminal.
+        _close_match_process(wait=False)
+        raise RuntimeError("the match was stopped: the run was interrupted") from None
+    except BrokenProcessPool:
+        # The match process died (killed, or crashed hard): this match fails
+        # (reported, and played again on resume); the next one gets a new process.
+        _close_match_process(wait=False)
+        raise
+
+
+def _worker_plugin(slots: list[tuple[int, ...]]) -> Any:
+    import distributed
+
+    dist: Any = distributed
+
+    class MatchProcessPlugin(_MatchProcessPlugin, dist.WorkerPlugin):  # type: ignore[misc]
+        pass
+
+    return MatchProcessPlugin(slots)
+
+
+# Seconds to reach a running Dask scheduler before the run gives up.
+CONNECT_SECONDS = 10
+
+
+class DaskExecutor:
+    """Dask distributed: `address` "local" (or "") starts a LocalCluster of
+    `workers` single-threaded worker processes on 127.0.0.1; "tcp://host:port"
+    connects to a running scheduler (see docs/tournaments.md)."""
+
+    def __init__(self, address: str, workers: int, runner: Runner | None = None,
+                 quiet: bool = False, pin_cpus: bool = True) -> None:
+        import distributed
+
+        dist: Any = distributed  # untyped library
+        self._runner = runner or default_runner()
+        self._cluster: Any = None
+        level = logging.ERROR if quiet else logging.WARNING
+        # CPU slots are known here only for a LocalCluster (this machine);
+        # workers elsewhere read ARENA_CPUS.
+        slots: list[tuple[int, ...]] = []
+        self._stopped = False
+        # Dask's threads in this process (its event loop, a nanny's process
+        # watchers) and its worker processes start inside the hold
+        # (_sigint_held): the threads never take a Ctrl-C from the main
+        # thread, and the workers never get one at all (they inherit SIGINT
+        # blocked; a Ctrl-C delivered to each process of the terminal broke
+        # into every worker and nanny at once, tracebacks and "still alive
+        # after 4.0 seconds, killing" all over the terminal). The run stops
+        # them in order instead (terminate_workers, close). The resource
+        # tracker first: starting it unblocks SIGINT in the thread that does.
+        resource_tracker.ensure_running()
+        with _sigint_held():
+            if address in ("", "local"):
+                import dask
+
+                n = workers if workers > 0 else cores()
+                slots = cpus.slots(n) if pin_cpus else []
+                # A match runs in the worker process beside the worker's own event
+                # loop: its housekeeping (a 20 ms tick, memory and system monitors
+                # every 0.1-0.5 s) takes the GIL from the referee. Matches last
+                # seconds, so slower housekeeping loses nothing (measured: Dask 2
+                # workers went from 8% below the local pool to level with it).
+                with dask.config.set(QUIET_WORKER_CONFIG):
+                    self._cluster = dist.LocalCluster(
+                        n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
+                        dashboard_address=None, silence_logs=level,
+                        # No dashboard; the scheduler's HTTP routes (health,
+                        # metrics) on a free loopback port: by default they
+                        # take 8787 and, with it in use (another cluster),
+                        # warn on the terminal that they moved.
+                        scheduler_kwargs={"dashboard": False,
+                                          "dashboard_address": "127.0.0.1:0"})
+                self._client: Any = dist.Client(self._cluster)
+            else:
+                try:
+                    self._client = dist.Client(address, timeout=CONNECT_SECONDS)
+                except (OSError, ValueError) as exc:  # TimeoutError is an OSError
+                    raise ExecutorError(
+                        f"dask scheduler {address}: cannot connect: {exc}") from None
+            self._client.register_plugin(_worker_plugin(slots), name="arena-match-process")
+        info = self._client.scheduler_info()
+        self.workers = max(1, sum(int(w.get("nthreads", 1)) for w in info["workers"].values()))
+
+    def warm(self) -> None:
+        """Start every worker's match process and import the runner there."""
+        self._client.run(_in_match_process, _warm_up, self._runner.__module__)
+
+    def play(self, specs: Iterable[MatchSpec]) -> Iterator[Outcome]:
+        import distributed
+
+        dist: Any = distributed
+        window = 2 * self.workers
+        source = iter(specs)
+        futures: dict[Any, str] = {}
+        batch: Any = dist.as_completed(with_results=False)
+        in_flight = 0
+
+        def submit_more() -> None:
+            nonlocal in_flight
+            while in_flight < window:
+                spec = next(source, None)
+                if spec is None:
+                    return
+                future = self._client.submit(_in_match_process, self._runner, spec, pure=False)
+                futures[future.key] = spec.match_id
+                batch.add(future)
+                in_flight += 1
+
+        submit_more()
+        while in_flight:
+            future = next(batch)
+            in_flight -= 1
+            match_id = futures.pop(future.key)
+            if future.status == "finished":
+                yield Outcome(match_id, future.result())
+            else:
+                try:
+                    exc = future.exception()
+                    yield Outcome(match_id, None, _error_text(exc))
+                except Exception as lost:  # noqa: BLE001 - cancelled, or the worker vanished
+                    yield Outcome(match_id, None, _error_text(lost))
+            future.release()
+            submit_more()
+
+    def terminate_workers(self) -> None:
+        """The run is being stopped: the matches in play on this run's own
+        LocalCluster are torn down (their bots stopped) and what Dask reports
+        of the workers' ends goes to the log. A cluster of others (a
+        scheduler address) is left alone: its matches of this run finish
+        there, unrecorded, and are played again on the next run."""
+        if self._stopped or self._cluster is None:
+            return
+        self._stopped = True
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)
+        with contextlib.suppress(Exception):  # a worker already gone has nothing to stop
+            self._client.run(_stop_match_process, on_error="ignore")
+
+    def close(self) -> None:
+        self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
