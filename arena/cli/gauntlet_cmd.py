@@ -122,6 +122,12 @@ def gauntlet(
         SprtParams(elo0, elo1, alpha, beta)
     except SprtError as exc:
         raise _fail(f"--elo0/--elo1/--alpha/--beta: {exc}") from None
+    from arena.tournament.sprt import MIN_SETS
+
+    if stop == "sprt" and max_sets < MIN_SETS:
+        # Not an error (a short look is fine), but the verdict cannot be one.
+        typer.echo(f"note: the test decides nothing before {MIN_SETS} sets (its variance is "
+                   f"estimated from them): --max-sets {max_sets} can only end UNDECIDED", err=True)
     root = folder
     if root is None:
         try:

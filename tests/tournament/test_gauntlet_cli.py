@@ -62,3 +62,13 @@ def test_bad_input_is_one_line_and_stores_nothing(tmp_path: Path) -> None:
     proc = gauntlet(greedy, "--dir", folder)
     assert proc.returncode == 2 and "nothing to play against" in proc.stderr
     assert not folder.exists()
+
+
+@pytest.mark.slow
+def test_fewer_sets_than_the_test_reads_are_noted(tmp_path: Path) -> None:
+    greedy, rnd = str(ROOT / "sample_bots" / "greedy"), str(ROOT / "sample_bots" / "random")
+    done = gauntlet(greedy, "--against", rnd, "--dir", tmp_path / "g", "--max-sets", 1, *SHORT)
+    assert done.returncode == 0, done.stderr
+    assert "note: the test decides nothing before 8 sets" in done.stderr, done.stderr
+    assert "--max-sets 1 can only end UNDECIDED" in done.stderr
+    assert "UNDECIDED after 1 of 1 sets" in done.stdout, done.stdout
