@@ -140,7 +140,9 @@ class Lobby:
                        for i, s in enumerate(seats) if s.kind == PERSON]
         self.games[game.id] = game
         self.tables.add(game.id, game.humans)
-        self.store.add_game(game.id, preset, options, game.seed, [(s.kind, s.name) for s in seats])
+        self.store.add_game(game.id, preset, options, game.seed, [(s.kind, s.name) for s in seats],
+                            per_move=game.human_time.per_move,
+                            seat_per_move={i: t.per_move for i, t in game.seat_times.items()})
         game.task = asyncio.get_running_loop().create_task(self._run(game))
         log.info("game %s created: %s %s, seats %s", game.id, preset, options,
                  ", ".join(f"{s.kind} {s.name}" for s in seats))

@@ -5,6 +5,12 @@ write. A game is stored when it is created and again, with each seat's
 place, total and deals, when its match ends; a person's record is computed
 from those rows (games, wins, average place, contracts made), never kept
 as counters that could drift.
+
+Schema 2 records the clocks people played under: the game's per-move time
+of its people's seats (games.per_move) and a person's own, where one was
+given over the game's (seats.per_move). A schema-1 file (a lobby kept
+before) is migrated in place when opened: its games keep NULL there, "not
+recorded", and everything else as it was.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +26,7 @@ from typing import Any, Self
 
 from arena.referee.spec import MatchResult
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -33,7 +39,8 @@ CREATE TABLE IF NOT EXISTS games(
     replay_path TEXT NOT NULL DEFAULT '',
     result TEXT,                     -- JSON {"reason", "totals", "places"} when finished
     error TEXT NOT NULL DEFAULT '',
-    finished_at REAL
+    finished_at REAL,
+    per_move REAL                    -- seconds per move of its people's seats (schema 2)
 );
 CREATE TABLE IF NOT EXISTS seats(
     game TEXT NOT NULL REFERENCES games(id),
@@ -45,10 +52,16 @@ CREATE TABLE IF NOT EXISTS seats(
     status TEXT,                     -- ok | forfeit
     contracts INTEGER NOT NULL DEFAULT 0,   -- deals it declared
     made INTEGER NOT NULL DEFAULT 0,        -- ... and made
+    per_move REAL,                   -- a person's own seconds per move; NULL: the game's (schema 2)
     PRIMARY KEY(game, seat)
 );
 CREATE INDEX IF NOT EXISTS seats_name ON seats(kind, name);
 """
+
+# From each older schema to the next: what a file of that version needs.
+_MIGRATIONS = {
+    "1": ("ALTER TABLE games ADD COLUMN per_move REAL", "ALTER TABLE seats ADD COLUMN per_move REAL"),
+}
 
 
 @dataclass(frozen=True)
@@ -77,15 +90,31 @@ class LobbyStore:
                 raise sqlite3.DatabaseError("; ".join(problems[:3]))
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA foreign_keys=ON")
-            self.db.executescript(_SCHEMA)
-            row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            self.db.executescript(_SCHEMA)  # a new file: the tables as they are now
+            found = self._migrate()
         except sqlite3.DatabaseError as exc:
             self.db.close()
             raise ValueError(f"{self.path}: not a usable lobby store: {exc}") from None
-        if row is None:
-            self.db.execute("INSERT INTO meta VALUES('schema', ?)", (SCHEMA_VERSION,))
-        elif row["value"] != SCHEMA_VERSION:
-            raise ValueError(f"{self.path}: lobby store schema {row['value']}, expected {SCHEMA_VERSION}")
+        if found is not None:
+            self.db.close()
+            raise ValueError(f"{self.path}: lobby store schema {found}, expected {SCHEMA_VERSION} "
+                             "or an older one")
+
+    def _migrate(self) -> str | None:
+        """Bring an older file to SCHEMA_VERSION, in one transaction (two servers
+        opening it at once agree); the version found if it is one this code does
+        not know (a newer arena's), else None."""
+        with self._tx() as db:
+            row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            found = version = row["value"] if row is not None else SCHEMA_VERSION
+            while version in _MIGRATIONS:
+                for statement in _MIGRATIONS[version]:
+                    db.execute(statement)
+                version = str(int(version) + 1)
+            if version != SCHEMA_VERSION:
+                return str(found)
+            db.execute("INSERT OR REPLACE INTO meta VALUES('schema', ?)", (SCHEMA_VERSION,))
+        return None
 
     def __enter__(self) -> Self:
         return self
@@ -107,18 +136,25 @@ class LobbyStore:
         self.db.execute("COMMIT")
 
     def add_game(self, game_id: str, preset: str, options: dict[str, Any], seed: int,
-                 seats: Sequence[tuple[str, str]]) -> None:
-        """A new game waiting for its people; `seats` are (kind, name) in seat order."""
+                 seats: Sequence[tuple[str, str]], per_move: float | None = None,
+                 seat_per_move: Mapping[int, float] | None = None) -> None:
+        """A new game waiting for its people; `seats` are (kind, name) in seat order;
+        `per_move`: its people's seconds per move; `seat_per_move`: a person's own, by seat."""
+        own = seat_per_move or {}
         with self._tx() as db:
-            db.execute("INSERT INTO games(id, created_at, rules, status, seed) VALUES(?, ?, ?, 'waiting', ?)",
-                       (game_id, time.time(), json.dumps({"preset": preset, "options": options}), seed))
-            db.executemany("INSERT INTO seats(game, seat, kind, name) VALUES(?, ?, ?, ?)",
-                           [(game_id, i, kind, name) for i, (kind, name) in enumerate(seats)])
+            db.execute("INSERT INTO games(id, created_at, rules, status, seed, per_move) "
+                       "VALUES(?, ?, ?, 'waiting', ?, ?)",
+                       (game_id, time.time(), json.dumps({"preset": preset, "options": options}), seed,
+                        per_move))
+            db.executemany("INSERT INTO seats(game, seat, kind, name, per_move) VALUES(?, ?, ?, ?, ?)",
+                           [(game_id, i, kind, name, own.get(i)) for i, (kind, name) in enumerate(seats)])
 
     def set_seat(self, game_id: str, seat: int, kind: str, name: str) -> None:
         """Who fills a seat after all (a bot in a seat nobody took)."""
         with self._tx() as db:
-            db.execute("UPDATE seats SET kind=?, name=? WHERE game=? AND seat=?", (kind, name, game_id, seat))
+            # A bot plays the bots' clock: a person's own time no longer applies.
+            db.execute("UPDATE seats SET kind=?, name=?, per_move=NULL WHERE game=? AND seat=?",
+                       (kind, name, game_id, seat))
 
     def set_status(self, game_id: str, status: str, error: str = "") -> None:
         with self._tx() as db:

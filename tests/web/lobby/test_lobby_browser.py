@@ -246,9 +246,16 @@ def test_each_persons_seat_may_have_its_own_per_move_time(
     """The form's per-seat time: alice plays under 15 s a move, bob under
     the game's 40 s (his field left empty); the bank stays the server's. The
     referee's record of the match (the replay header) and each person's own
-    clock say so; a bad per-seat value is an error page naming the seat."""
+    clock say so, and so do the lobby's store and the game's page; a bad
+    per-seat value is an error page naming the seat. The lobby folder was
+    kept by an arena before per-move times were stored (schema 1): the
+    server migrates it and its old game still shows, "not recorded"."""
     import html
 
+    from .test_lobby_store import make_schema_1_store
+
+    (tmp_path / "lobby").mkdir()
+    make_schema_1_store(tmp_path / "lobby" / "lobby.sqlite")
     proc, base = _lobby(run_arena, tmp_path)
     alice_ctx, bob_ctx = browser.new_context(), browser.new_context()
     creator = alice_ctx.new_page()
@@ -283,7 +290,7 @@ def test_each_persons_seat_may_have_its_own_per_move_time(
     creator.goto(creator.url)
     rep = None
     for _ in range(300):
-        row = db.execute("SELECT replay_path, status FROM games").fetchone()
+        row = db.execute("SELECT replay_path, status FROM games WHERE id != 'old'").fetchone()
         if row[1] == "finished":
             rep = read_replay(Path(row[0]))
             break
@@ -294,11 +301,22 @@ def test_each_persons_seat_may_have_its_own_per_move_time(
     assert own["0"]["per_move"] == 15.0 and own["1"]["per_move"] == 40.0
     assert own["0"]["bank"] == own["1"]["bank"] == 120.0
     assert rep.header["time_control"]["per_move"] != 15.0  # the bot's clock is the server's
+    # The lobby's store keeps them, and the game's page shows them.
+    game_id = creator.url.rsplit("/", 1)[1]
+    assert db.execute("SELECT per_move FROM games WHERE id=?", (game_id,)).fetchone() == (40.0,)
+    assert db.execute("SELECT seat, per_move FROM seats WHERE game=? ORDER BY seat",
+                      (game_id,)).fetchall() == [(0, 15.0), (1, None), (2, None)]
+    creator.goto(creator.url)
+    shown = creator.locator("#seats tr[data-seat] .per-move").all_inner_texts()
+    assert shown == ["15 s (own)", "40 s", ""]
+    creator.goto(f"{base}/lobby/game/old")  # the migrated file's game
+    assert creator.locator("#seats tr[data-seat] .per-move").all_inner_texts() == ["not recorded", "", ""]
+    assert creator.locator("#seats tr[data-seat='0'] td").nth(1).inner_text() == "ann"
     # A bad per-seat value, posted past the browser's own checks.
     form = {"preset": "standard", "seat0": "person", "name0": "x", "time0": "-3",
             "seat1": "random", "seat2": "greedy"}
     response = creator.request.post(f"{base}/lobby/games", form=form, max_redirects=0)
     body = html.unescape(response.text())
     assert response.status == 400 and "seat 0: per-move time '-3'" in body, body
-    assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
+    assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 2  # the old one and the new
     proc.stop()

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
+
+import pytest
 
 from arena.referee.spec import DealSummary, MatchResult, SeatResult
 from arena.web.lobby.store import LobbyStore
@@ -46,3 +49,57 @@ def test_a_persons_record_is_counted_from_finished_games(tmp_path: Path) -> None
         assert store.game("g3")["status"] == "failed"  # type: ignore[index]
         assert store.game("g1")["status"] == "finished"  # type: ignore[index]
         assert store.game("nope") is None
+
+
+# The schema a lobby kept before per-move times were stored (SCHEMA_VERSION "1").
+SCHEMA_1 = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE games(id TEXT PRIMARY KEY, created_at REAL NOT NULL, rules TEXT NOT NULL,
+    status TEXT NOT NULL CHECK(status IN ('waiting', 'playing', 'finished', 'failed')),
+    seed INTEGER NOT NULL, replay_path TEXT NOT NULL DEFAULT '', result TEXT,
+    error TEXT NOT NULL DEFAULT '', finished_at REAL);
+CREATE TABLE seats(game TEXT NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK(kind IN ('person', 'bot')), name TEXT NOT NULL, place INTEGER,
+    total INTEGER, status TEXT, contracts INTEGER NOT NULL DEFAULT 0, made INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY(game, seat));
+CREATE INDEX seats_name ON seats(kind, name);
+INSERT INTO meta VALUES('schema', '1');
+INSERT INTO games VALUES('old', 1.0, '{"preset": "standard", "options": {}}', 'finished', 5, '',
+    '{"reason": "target", "totals": [1000, 400, 20], "places": [1, 2, 3]}', '', 2.0);
+INSERT INTO seats VALUES('old', 0, 'person', 'ann', 1, 1000, 'ok', 2, 2);
+INSERT INTO seats VALUES('old', 1, 'bot', 'greedy', 2, 400, 'ok', 1, 0);
+INSERT INTO seats VALUES('old', 2, 'bot', 'random', 3, 20, 'ok', 0, 0);
+"""
+
+
+def make_schema_1_store(path: Path) -> None:
+    db = sqlite3.connect(path)
+    db.executescript(SCHEMA_1)
+    db.close()
+
+
+def test_per_move_times_are_stored_and_a_schema_1_file_is_migrated(tmp_path: Path) -> None:
+    path = tmp_path / "lobby.sqlite"
+    make_schema_1_store(path)
+    with LobbyStore(path) as store:  # opened by this arena: migrated in place
+        old = store.game("old")
+        assert old is not None and old["per_move"] is None  # not recorded then
+        assert [(s["name"], s["place"], s["per_move"]) for s in old["seats"]] == \
+            [("ann", 1, None), ("greedy", 2, None), ("random", 3, None)]
+        assert [(p.name, p.games, p.wins, p.contracts, p.made) for p in store.people()] == \
+            [("ann", 1, 1, 2, 2)]  # her record is kept
+        store.add_game("new", "standard", {}, 6, [("person", "ann"), ("person", "bob"), ("bot", "x")],
+                       per_move=40.0, seat_per_move={0: 15.0})
+        store.set_seat("new", 1, "bot", "greedy")  # bob never came: a bot plays the bots' clock
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() == ("2",)
+    assert db.execute("SELECT per_move FROM games WHERE id='new'").fetchone() == (40.0,)
+    assert db.execute("SELECT seat, per_move FROM seats WHERE game='new' ORDER BY seat").fetchall() == \
+        [(0, 15.0), (1, None), (2, None)]
+    # A file of a schema this arena does not know (a newer one) is refused, not changed.
+    db.execute("UPDATE meta SET value='3' WHERE key='schema'")
+    db.commit()
+    db.close()
+    with pytest.raises(ValueError, match=r"lobby store schema 3, expected 2 or an older one"):
+        LobbyStore(path)
+    assert sqlite3.connect(path).execute("SELECT value FROM meta").fetchone() == ("3",)
