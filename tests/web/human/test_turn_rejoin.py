@@ -24,12 +24,11 @@ RANDOM = str(ROOT / "sample_bots" / "random")
 URL = re.compile(r"open (http://127\.0\.0\.1:\d+/join/\S+)")
 PER_MOVE = 60
 
-# Thinks on its first decision until the file GO exists (at most 50 s, under
-# its per-move time): the test, not the clock, decides when the turn ends.
+# Thinks on its first decision until the file "go" is in its folder (which a
+# sandboxed bot sees, read-only; at most 50 s, under its per-move time): the
+# test, not the clock, decides when the turn ends.
 WAITING_BOT = """import os, time
 from arena.sdk import Bot, run
-
-GO = {go!r}
 
 
 class Waiting(Bot):
@@ -39,7 +38,7 @@ class Waiting(Bot):
     def act(self, obs):
         self.decisions += 1
         end = time.monotonic() + 50
-        while self.decisions == 1 and not os.path.exists(GO) and time.monotonic() < end:
+        while self.decisions == 1 and not os.path.exists("go") and time.monotonic() < end:
             time.sleep(0.05)
         return obs.legal_actions[0]
 
@@ -48,9 +47,9 @@ raise SystemExit(run(Waiting()))
 """
 
 
-def waiting_bot(folder: Path, go: Path) -> Path:
+def waiting_bot(folder: Path) -> Path:
     folder.mkdir()
-    (folder / "bot.py").write_text(WAITING_BOT.format(go=str(go)))
+    (folder / "bot.py").write_text(WAITING_BOT)
     (folder / "bot.toml").write_text('name = "slow"\nversion = "1"\nlanguage = "python"\nrun = "python3 bot.py"\n')
     return folder
 
@@ -64,8 +63,8 @@ def _seconds(text: str) -> int:
 def test_a_page_reopened_during_another_seats_turn_shows_its_turn_and_clock(
     browser: Any, run_arena: Any, tmp_path: Path
 ) -> None:
-    go = tmp_path / "go"
-    slow = waiting_bot(tmp_path / "slow", go)
+    slow = waiting_bot(tmp_path / "slow")
+    go = slow / "go"
     replay = tmp_path / "rejoin-turn.jsonl"
     proc = run_arena("play", "human", str(slow), RANDOM, "--no-open", "--seed", "4", "--option", "max_deals=1",
                      "--sandbox", "process", "--time-per-move", str(PER_MOVE), "--grace", "120",
@@ -116,4 +115,6 @@ def test_a_page_reopened_during_another_seats_turn_shows_its_turn_and_clock(
     assert not errors
     rep = read_replay(replay)
     assert rep.result["statuses"] == ["ok"] * 3
+    first = next(a for a in rep.actions if a["seat"] == 1)
+    assert first["time"] < 45  # it answered at "go", not at its own limit
     assert not any(rep.result["faults"][0].values()) and not any(rep.result["faults"][1].values())
