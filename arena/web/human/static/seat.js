@@ -320,10 +320,12 @@ function tick() {
   const left = Math.max(0, ((mine ? state.deadline : turn.deadline) - performance.now()) / 1000);
   clock.hidden = false;
   // Another seat's clock: its per-move time only (its bank is not told, see
-  // docs/protocol.md#turn-notices); past it, the seat is on its bank.
+  // docs/protocol.md#turn-notices). Past it the page knows only that: the
+  // seat may be on its bank, or may have answered while a seat decides a
+  // private offer, of which no seat is told. It says no more than it knows.
   clock.textContent = mine ? `${minutes(left)} left`
     : left > 0 ? `${seatName(turn.seat)}: ${minutes(Math.ceil(left))} left`
-    : `${seatName(turn.seat)}: on its bank`;
+    : `${seatName(turn.seat)}: past its per-move time`;
   clock.classList.toggle("low", mine && left < 10);
   clock.classList.toggle("other", !mine);
 }
