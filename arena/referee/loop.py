@@ -68,25 +68,39 @@ class GameLoop(Decisions, Messages):
                 return out, True
         return self._observe(game), False
 
-    def _announce_turn(self, game: Any, actor: Seat, watchers: list[Seat]) -> None:
-        """Tell every other seat that asked for it (Hello.turn_notices) that
-        `actor` decides now, with its per-move time, the seat's pending
-        events and its own observation now (the engine's, fresh: the loop's
-        copy of it is not rebuilt after a quiet action), so that a table
-        drawn from the stream (a person's page) is current. `actor` is the
-        `to_act` of that observation whenever no private offer is pending.
-        While one is, nothing is sent: a notice would tell the others that
-        an offer was made (RULES.md §6). A forfeited actor's default action
-        takes no time: nothing is sent either. `watchers`: the seats that asked."""
-        if not actor.playing or game.private_offer:
-            return
-        per_move = actor.time_control.per_move  # not its bank: answering a private offer adds to it
+    def _announce_turn(self, game: Any, watchers: list[Seat]) -> None:
+        """Tell every seat that asked for it (Hello.turn_notices) whose turn
+        it is as its own observation shows it (the engine's, fresh: the loop's
+        copy of it is not rebuilt after a quiet action), with that seat's
+        per-move time and the watcher's pending events, so that a table drawn
+        from the stream (a person's page) is current. Nothing is sent to the
+        seat that acts, nor of a forfeited seat, whose default action takes
+        no time.
+
+        While a private offer is pending (RULES.md §6) the watcher's view is
+        the game as if it were declined, so it names the turn that follows
+        the offer: that notice goes out now, before the offer is put, and is
+        not sent again when the offer is declined (its bytes would be the
+        same: a declined offer tells the watcher nothing). Held back until the
+        offer was answered, the notice's delay would be the offer's thinking
+        time, zero where none was made. `watchers`: the seats that asked."""
         for s in watchers:
-            if s is actor or not s.playing:
+            if not s.playing:
                 continue
             view = _view(game, s.index)
-            s.post(codec.turn_message(actor.index, view["phase"], view["deal_number"], per_move,
-                                      s.pending, s.encoder.encode(view).SerializeToString()))
+            named = view["to_act"]
+            if named is None or named == s.index or not self.seats[named].playing:
+                continue
+            # Not its bank: answering a private offer adds to it.
+            per_move = self.seats[named].time_control.per_move
+            observation = s.encoder.encode(view).SerializeToString()
+            told = codec.turn_message(named, view["phase"], view["deal_number"], per_move,
+                                      (), observation)
+            if not s.pending and told == s.last_turn:
+                continue  # told already, before a private offer that was declined
+            s.post(codec.turn_message(named, view["phase"], view["deal_number"], per_move,
+                                      s.pending, observation) if s.pending else told)
+            s.last_turn = told  # without its events: what a second notice would repeat
             s.pending.clear()
 
     async def _play(self) -> Any:
@@ -111,7 +125,7 @@ class GameLoop(Decisions, Messages):
             # Before the actor's request goes out (and its bot thaws): the
             # seats that asked hear of the turn as it starts.
             if watchers:
-                self._announce_turn(game, seat, watchers)
+                self._announce_turn(game, watchers)
             action, fault, line, elapsed = await self._decide(seat, before_obs, legal)
             cpu = await self.pacer.answered(seat)
             # The trick's cards and winner are public facts, the same from any

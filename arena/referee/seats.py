@@ -77,6 +77,7 @@ class Seat:
     stale: int = 0                   # messages that answered nothing (see server.INBOX_LIMIT)
     claimed: bool = False
     turn_notices: bool = False       # its Hello asked for Turn messages (loop.py)
+    last_turn: bytes = b""           # the last Turn message posted to it (loop.py)
     alive: bool = False              # stream open and writable
     gone_why: str = ""               # why a write found the stream gone ("" if none did)
     handle: BotHandle | None = None

@@ -20,8 +20,10 @@ real referee and save every message they receive, byte for byte. Then:
 
 The recorders ask for Turn notices (Hello.turn_notices), so every check also
 covers them: the events they carry, and that the observation each carries is
-the engine's for the seat at a state in order where the seat it names is to
-act, never while a private offer is pending.
+the engine's for the seat at a state in order where that observation shows
+the seat it names to act (while another seat's private offer is pending, the
+seat that acts if it is declined: the notice goes out before the offer is
+put, never telling of it, by its content or by when it comes).
 """
 
 from __future__ import annotations
@@ -178,13 +180,15 @@ def check_seat(seat: int, messages: list[bytes], states: list[Any], actions: lis
 
 def _turn_state(seat: int, turn: pb.Turn, states: list[Any], p: int, i: int) -> int:
     """The first engine state from `p` on that the Turn notice tells of:
-    another seat to act and no private offer pending, the observation sent
-    byte-identical to the engine's for `seat` there, the phase and deal its."""
+    another seat to act, the observation sent byte-identical to the engine's
+    for `seat` there, the seat it names the one that observation shows to act
+    (while a private offer is pending, the seat that acts if it is declined:
+    the engine's view of `seat` hides the offer), the phase and deal its."""
     assert turn.seat != seat, f"seat {seat} message {i}: a Turn notice of its own decision"
     want = turn.observation.SerializeToString(deterministic=True)
     q = p
     while q < len(states) and not (
-            states[q].to_act == turn.seat and not states[q].private_offer
+            states[q].to_act != seat
             and codec.observation_to_pb(states[q].observation(seat).to_dict())
             .SerializeToString(deterministic=True) == want):
         q += 1
@@ -432,6 +436,79 @@ def test_a_declined_redeal_offer_changes_no_byte_for_the_other_seats(
     events_1 = [ev.text for m in map(pb.RefereeMessage.FromString, recordings[0][1])
                 for ev in (*m.decision.events, *m.turn.events)]
     assert events_1.count("seat 1: pass") == 2  # the declined offer, then its pass in the auction
+
+
+def test_a_watcher_is_told_of_the_next_public_turn_before_a_private_offer_is_put(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The timing of Turn notices tells no private offer either. Where no
+    offer is made, a watcher's notice of a turn is posted in the same loop
+    step as the request it announces. Were it held back while another seat
+    decides a private offer and sent when the offer is answered, its delay
+    after the watcher's previous message would be the offer's thinking time
+    (zero where none is made): the watcher, pondering or reading kernel
+    timestamps, would learn of the offer. So the notice of the turn the
+    watcher's view shows (the one that comes if the offer is declined) goes
+    out before the offer is put, and is not sent again. Checked on the order
+    in which the referee posts messages to every seat, in both worlds."""
+    from arena.referee.seats import Seat
+
+    log: list[tuple[int, pb.RefereeMessage]] = []
+    post, send_now = Seat.post, Seat.send_now
+
+    def logged_post(self: Seat, data: bytes) -> bool:
+        log.append((self.index, pb.RefereeMessage.FromString(data)))
+        return post(self, data)
+
+    async def logged_send_now(self: Seat, data: bytes) -> bool:
+        if self.outbox or (self.drainer is not None and not self.drainer.done()):
+            return self.post(data)  # logged there
+        log.append((self.index, pb.RefereeMessage.FromString(data)))
+        return await send_now(self, data)
+
+    monkeypatch.setattr(Seat, "post", logged_post)
+    monkeypatch.setattr(Seat, "send_now", logged_send_now)
+    other = {**OFFER_DEAL, "hands": [
+        ["AH", "TH", "KH", "QH", "AC", "TC", "9S"],
+        ["9C", "9D", "9H", "KC", "JH", "JD", "JC"],
+        OFFER_DEAL["hands"][2]]}
+    observer, holder = 2, 1
+    shapes: list[list[str]] = []
+    for run, deal in enumerate([OFFER_DEAL, other]):
+        fixed_first_deal(monkeypatch, deal)
+        log.clear()
+        work = tmp_path / f"run{run}"
+        bots = tuple(recorder(work / f"bot{s}", "passive+turns") for s in range(3))
+        result = run_match(MatchSpec(
+            match_id="wire-offer-timing", bots=bots, seed=31, rules_preset="estonian",
+            rules_options=(("max_deals", 1),), sandbox="process",
+            work_dir=str(work), time_control=TimeControl(per_move=5.0, bank=30.0), limits=LIMITS,
+        ))
+        assert [s.status for s in result.seats] == ["ok"] * 3
+        shape: list[str] = []
+        for seat, msg in log:
+            body = msg.WhichOneof("body")
+            if seat == observer and body == "turn":
+                shape.append(f"notice of {msg.turn.seat} {msg.turn.phase}")
+            elif body == "decision" and "redeal" in msg.decision.legal_texts:
+                assert run == 0 and seat == holder  # the test has teeth: offered in run 0 only
+                shape.append("OFFER")
+            elif body == "decision":
+                shape.append(f"request to {seat}")
+        shapes.append(shape)
+        if run == 0:
+            assert "OFFER" in shape
+    offered, plain = shapes
+    # Up to the first turn of the auction, the watcher's notices and the
+    # requests they announce come in the same order in both worlds, with the
+    # offer slipped in after the notice of the turn that follows it...
+    at = offered.index("OFFER")
+    assert at > 0 and offered[at - 1] == f"notice of {holder} bidding", offered[:at + 2]
+    # (The play after differs: the two worlds' hands do.)
+    end = offered.index("notice of 0 exchange")
+    assert offered[:at] + offered[at + 1:end] == plain[:end - 1], (offered[:end], plain[:end])
+    # ... and that notice is not sent a second time when the offer is declined.
+    assert offered.count(f"notice of {holder} bidding") == plain.count(f"notice of {holder} bidding")
 
 
 # ---------------------------------------------------------------- 4. lottery guesses
