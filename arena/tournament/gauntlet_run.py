@@ -225,13 +225,17 @@ def run(p: Prepared, store: Store, executor_factory: Callable[[], Executor],
 
     def feed() -> Iterator[MatchSpec]:
         for set_no in range(max_sets):
-            # Read between sets: the results that came back meanwhile may decide.
             if report.errors or verdict().finished:
                 return
             todo = [m for m in plan_set(settings, set_no) if m.match_id not in places]
             store.plan((m.match_id, m.set_no, 0, m.order_no, m.seed,
                         [p.bot_ids[i] for i in m.bots]) for m in todo)
             for m in todo:
+                # Read before every match, not only between sets: the results
+                # that came back meanwhile may decide, and a match started
+                # after the decision is CPU spent on nothing.
+                if report.errors or report.verdict.finished:
+                    return
                 store.mark_running([m.match_id])
                 yield _spec(p, m.match_id, m.seed, m.bots)
 

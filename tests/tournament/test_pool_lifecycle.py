@@ -30,6 +30,16 @@ def write_tournament(tmp: Path) -> Path:
         shutil.copytree(ROOT / "tournaments" / "sample" / "random_b", folder)
         toml = folder / "bot.toml"
         toml.write_text(toml.read_text().replace('"random_b"', f'"{name}"'))
+        if name == "random_c":
+            # A bot that takes its time (well inside the limit), so the run
+            # lasts ~10 s whatever the machine's speed: on an idle machine the
+            # other bots' matches are so fast that the whole run could finish
+            # between the test seeing it mid-run and killing it.
+            code = folder / "bot.py"
+            code.write_text(code.read_text().replace(
+                "    def act(self, obs):\n",
+                "    def act(self, obs):\n        __import__('time').sleep(0.04)\n"))
+            assert "sleep(0.04)" in code.read_text()
         field.append(folder)
     folder = tmp / "t"
     folder.mkdir()
