@@ -148,6 +148,33 @@ def faults(store: Store, bot_ids: Sequence[int] = (), match_ids: Sequence[str] =
             for r in store._db.execute(sql, args)]
 
 
+def table_key(match_id: str, set_no: int) -> tuple[int, str]:
+    """The duplicate table a match belongs to: its set and the "t..." part
+    of its id (the seat orders of a table, and of a gauntlet set, share
+    their deals). An id without a table part is a table of its own."""
+    parts = match_id.split("-")
+    return set_no, (parts[1] if len(parts) > 1 and parts[1].startswith("t") else match_id)
+
+
+def unfinished_tables(store: Store) -> set[tuple[int, str]]:
+    """The tables (table_key) with a match not finished: planned, running or
+    failed. Their deals are still to be played by other seat orders."""
+    rows = store._db.execute("SELECT match_id, set_no FROM matches WHERE status != 'finished'")
+    return {table_key(r["match_id"], r["set_no"]) for r in rows}
+
+
+def withheld(store: Store, matches: Sequence[tuple[str, int]]) -> set[str]:
+    """The ids among `matches` ((match id, set number) pairs) whose cards
+    must not be shown yet: their table is not complete. A replay, a seat's
+    view, a fault's decision and a seat log of such a match would tell the
+    bots still to play those deals what they will be dealt. `arena serve`
+    and `arena leaderboard publish` both decide with this one function."""
+    if not matches:
+        return set()
+    pending = unfinished_tables(store)
+    return {mid for mid, set_no in matches if table_key(mid, set_no) in pending}
+
+
 def signature(store: Store) -> tuple[object, ...]:
     """Changes whenever the store is written (a match planned, started,
     finished or failed, a bot added): what a live page polls, and what keeps

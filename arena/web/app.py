@@ -12,6 +12,10 @@ URLs (every name in them is looked up, never used as a path):
     /t/{t}/bot/{bot}                    per-bot page
     /t/{t}/match/{id}?view=all|N&step=K the replay player
     /t/{t}/log/{id}/{seat}              a faulty seat's kept log (text)
+
+The player, its data and the seat logs of a match whose duplicate table is
+not complete answer 403 (browse.withheld): the bots still to play its deals
+must not see them. Lists show such a match's result only.
     /r/{name}?view=&step=               the player of a replay file given to `arena serve`
     /api/t/{t}/match/{id}/{view}.json   player data (player.py), view = all | seat number
     /api/r/{name}/{view}.json
@@ -151,11 +155,20 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
             raise NotFound(f"no bot named {request.path_params['bot']!r} in tournament {t.name!r}")
         return web.render(request, "bot.html", t=t, bot=data)
 
+    def _open_match(t: Any, match_id: str) -> None:
+        """NotFound for a match not stored; 403 for one whose table is not
+        complete (browse.withheld): nothing of its cards is served yet."""
+        access = pages.match_access(t, match_id) if MATCH_ID.fullmatch(match_id) else "missing"
+        if access == "missing":
+            raise NotFound(f"no match {match_id!r} in tournament {t.name!r}")
+        if access == "withheld":
+            raise HTTPException(403, f"match {match_id!r}: {pages.WITHHELD} (other seat "
+                                "orders of its table are still to be played)")
+
     def _match_replay(request: Request) -> tuple[Any, str, Path]:
         t = web.tournament(request.path_params["t"])
         match_id = request.path_params["id"]
-        if not MATCH_ID.fullmatch(match_id) or not pages.has_match(t, match_id):
-            raise NotFound(f"no match {match_id!r} in tournament {t.name!r}")
+        _open_match(t, match_id)
         path = t.replay_path(match_id)
         if path is None:
             raise NotFound(f"match {match_id!r} has no replay file (not played yet, or "
@@ -180,8 +193,7 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
         t = web.tournament(request.path_params["t"])
         match_id = request.path_params["id"]
         seat = request.path_params["seat"]
-        if not MATCH_ID.fullmatch(match_id) or not pages.has_match(t, match_id):
-            raise NotFound(f"no match {match_id!r} in tournament {t.name!r}")
+        _open_match(t, match_id)
         path = t.log_path(match_id, seat)
         if path is None:
             raise NotFound(f"no log kept for seat {seat} of match {match_id!r} (logs are kept "

@@ -95,21 +95,14 @@ def publish_site(folder: Path, out: Path) -> list[Path]:
     first = pages.match_list(t, {})
     listings = [first] + [pages.match_list(t, {"page": str(k)}) for k in range(2, first.pages + 1)]
     every = [row for listing in listings for row in listing.rows]
-    # The six seat orders of a table share their deals (duplicate): a
-    # player, which shows every card, waits until its whole table is played.
-    pending = {(row["set"], row["table"]) for row in every if row["status"] != "finished"}
-    for row in every:
-        row["has_replay"] = row["has_replay"] and (row["set"], row["table"]) not in pending
+    # The seat orders of a table share their deals (duplicate): the rows of
+    # a match whose table is not complete come without a replay
+    # (browse.withheld, the rule `arena serve` follows too).
     for number, listing in enumerate(listings, 1):
         render(f"matches/{number}.html", "matches.html", listing=listing)
-    no_player = {row["id"] for row in every if not row["has_replay"]}
     for name in first.bots:
         data = pages.bot_page(t, name, sources)
         if data is not None:
-            for row in data["matches"]:
-                row["has_replay"] = row["id"] not in no_player
-            for fault in data["faults"]:
-                fault["replay"] = fault["replay"] and fault["match"] not in no_player
             render(f"bot/{file_name(name)}.html", "bot.html", bot=data)
     for row in every:
         path = t.replay_path(row["id"])
@@ -121,7 +114,7 @@ def publish_site(folder: Path, out: Path) -> list[Path]:
                 page = env.get_template("error.html").render(
                     u=StaticUrls(1), t=t, status=422, message=f"this replay cannot be shown: {exc}")
             write(f"match/{file_name(row['id'])}.html", page)
-        for seat in range(len(row["seats"])):
+        for seat in range(len(row["seats"]) if not row["withheld"] else 0):
             log = t.log_path(row["id"], seat)
             if log is not None:
                 write(f"log/{file_name(row['id'])}-seat{seat}.txt",

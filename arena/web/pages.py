@@ -14,6 +14,7 @@ import sqlite3
 import threading
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -294,8 +295,14 @@ def table_of(match_id: str) -> str:
     return part[1] if len(part) > 1 and _TABLE.fullmatch(part[1]) else ""
 
 
+WITHHELD = "the replay opens when every seat order of its deals has been played"
+
+
 def match_rows(rows: list[browse.MatchSummary], bots: dict[int, BotRow],
-               faults: list[browse.FaultRow]) -> list[dict[str, Any]]:
+               faults: list[browse.FaultRow],
+               withheld: AbstractSet[str] = frozenset()) -> list[dict[str, Any]]:
+    """The rows of a match table; a match in `withheld` (browse.withheld)
+    is listed with its result but without a link to its cards."""
     by_match: dict[str, list[browse.FaultRow]] = defaultdict(list)
     for f in faults:
         by_match[f.match_id].append(f)
@@ -312,7 +319,8 @@ def match_rows(rows: list[browse.MatchSummary], bots: dict[int, BotRow],
             "id": m.match_id, "set": m.set_no, "table": table_of(m.match_id), "status": m.status,
             "seats": seats, "deals": m.deals, "reason": m.reason,
             "faults": [f"seat {f.seat} {f.kind} x{f.count}" for f in by_match.get(m.match_id, [])],
-            "error": m.error, "has_replay": bool(m.replay_path),
+            "error": m.error, "withheld": m.match_id in withheld,
+            "has_replay": bool(m.replay_path) and m.match_id not in withheld,
         })
     return out
 
@@ -331,20 +339,30 @@ def match_list(t: Tournament, query: Mapping[str, str]) -> Listing:
             total = browse.count_matches(store, f)
             rows = browse.match_page(store, f, (page - 1) * PAGE_SIZE, PAGE_SIZE)
             faults = browse.faults(store, match_ids=[m.match_id for m in rows]) if rows else []
+            hidden = browse.withheld(store, [(m.match_id, m.set_no) for m in rows])
     except StoreError:
         return Listing([], 0, 1, 1, q, [])
     by_id = {b.id: b for b in bots}
     pages = max(1, math.ceil(total / PAGE_SIZE))
-    return Listing(match_rows(rows, by_id, faults), total, page, pages, q,
+    return Listing(match_rows(rows, by_id, faults, hidden), total, page, pages, q,
                    sorted({b.name for b in bots}))
 
 
 def has_match(t: Tournament, match_id: str) -> bool:
+    return match_access(t, match_id) != "missing"
+
+
+def match_access(t: Tournament, match_id: str) -> str:
+    """"missing" (no such match stored), "withheld" (its table is not
+    complete: browse.withheld) or "open"."""
     try:
         with reading(t) as store:
-            return browse.match(store, match_id) is not None
+            row = browse.match(store, match_id)
+            if row is None:
+                return "missing"
+            return "withheld" if browse.withheld(store, [(match_id, row.set_no)]) else "open"
     except StoreError:
-        return False
+        return "missing"
 
 
 # ------------------------------------------------------------------ head-to-head
@@ -417,6 +435,8 @@ def bot_page(t: Tournament, name: str, sources: Catalog) -> dict[str, Any] | Non
             row_faults = browse.faults(store, match_ids=[m.match_id for m in rows]) if rows else []
             all_bots = {b.id: b for b in store.bots()}
             fault_matches = browse.summaries(store, sorted({x.match_id for x in faults[:200]}))
+            hidden = browse.withheld(store, [(m.match_id, m.set_no) for m in
+                                             [*rows, *fault_matches.values()]])
     except StoreError as exc:
         return {"name": name, "problem": str(exc), "versions": [], "chart": None, "stats": [],
                 "faults": [], "matches": [], "total": 0, "elsewhere": []}
@@ -427,13 +447,16 @@ def bot_page(t: Tournament, name: str, sources: Catalog) -> dict[str, Any] | Non
     fault_rows = []
     for fr in faults[:200]:
         m = fault_matches.get(fr.match_id)
-        lines = [ln for ln in fr.log.split("\n") if ln]
+        secret = fr.match_id in hidden
+        # A fault's text may name the move (a card) and its log what the bot
+        # held: withheld with the replay.
+        lines = [] if secret else [ln for ln in fr.log.split("\n") if ln]
         decisions = [int(d.group(1)) for ln in lines if (d := _DECISION.match(ln))]
         fault_rows.append({
             "match": fr.match_id, "seat": fr.seat, "kind": fr.kind, "count": fr.count,
-            "lines": lines, "decisions": decisions,
-            "log": t.log_path(fr.match_id, fr.seat) is not None,
-            "replay": bool(m and m.replay_path),
+            "lines": lines, "decisions": decisions, "withheld": secret,
+            "log": not secret and t.log_path(fr.match_id, fr.seat) is not None,
+            "replay": not secret and bool(m and m.replay_path),
         })
     elsewhere = []
     for other in sources.tournaments.values():
@@ -454,7 +477,7 @@ def bot_page(t: Tournament, name: str, sources: Catalog) -> dict[str, Any] | Non
         "chart": rating_chart(series), "stats": stats,
         "preset": t.config.match.rules_dict().get("preset", ""),
         "faults": fault_rows, "fault_total": len(faults),
-        "matches": match_rows(rows, all_bots, row_faults), "total": total, "elsewhere": elsewhere,
+        "matches": match_rows(rows, all_bots, row_faults, hidden), "total": total, "elsewhere": elsewhere,
     }
 
 
