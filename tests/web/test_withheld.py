@@ -175,3 +175,30 @@ def test_arena_serve_withholds_until_the_table_is_played(tmp_path: Path) -> None
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_a_gauntlet_set_is_one_table(tmp_path: Path) -> None:
+    """A gauntlet's set (its seat orders of one deal seed) waits as a whole;
+    a complete set is open while the next one plays. A real store file, ids
+    planned by the gauntlet itself."""
+    from arena.tournament.gauntlet import Settings, plan_set
+
+    names = ("cand", "base", "other")
+    settings = Settings(field=tuple(f"{x}@h{x}" for x in names), names=names, baseline=True,
+                        seed=5, rules_preset="standard", rules_options=(), time_control={},
+                        fault_policy={}, limits={}, stop="fixed", elo0=0.0, elo1=20.0,
+                        alpha=0.05, beta=0.05)
+    sets = [plan_set(settings, 0), plan_set(settings, 1)]
+    with Store(tmp_path / "g.sqlite") as store:
+        ids = [store.add_bot(n, "1", f"h{n}", "python", "x", "test")[0].id for n in names]
+        for planned in sets:
+            store.plan((m.match_id, m.set_no, 0, m.order_no, m.seed, [ids[i] for i in m.bots])
+                       for m in planned)
+        done = [m.match_id for m in sets[0]] + [sets[1][0].match_id]
+        store._db.execute(
+            f"UPDATE matches SET status='finished' WHERE match_id IN ({','.join('?' * len(done))})",
+            done)
+        store._db.commit()
+        every = [(m.match_id, m.set_no) for planned in sets for m in planned]
+        assert browse.withheld(store, every) == {m.match_id for m in sets[1]}
+        assert len(sets[1]) > 1 and sets[1][0].match_id in browse.withheld(store, every)
