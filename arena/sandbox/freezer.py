@@ -22,8 +22,8 @@ handle carries a `Pauser` for its bot; the mechanism, best first:
   SIGSTOP        SIGSTOP to the bot's process group and to every thread of
                  its process tree (/proc/<pid>/task/*/children), SIGCONT to
                  each process, where no cgroup can be
-                 made: a process that left both (double fork and setsid)
-                 escapes it.
+                 made: a process that left both (double fork, and setpgid
+                 or setsid) escapes it (docs/sandbox.md).
 
 At the docker level the container's own cgroup is written directly: the
 engine's pause API goes through dockerd, containerd and runc (docs/sandbox.md

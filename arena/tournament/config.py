@@ -102,6 +102,12 @@ def load_config(folder: str | os.PathLike[str], check_bots: bool = True) -> Tour
     root = Path(folder).resolve()
     path = root / CONFIG_NAME
     if not path.is_file():
+        # A gauntlet's folder holds a store but no tournament.toml: `tournament
+        # new` there is not what its owner wants (gauntlet_run.STORE_NAME).
+        if (root / "gauntlet.sqlite").is_file():
+            raise TournamentConfigError(
+                f"{root}: a gauntlet's folder, not a tournament's; run its `arena gauntlet` "
+                f"command again (with --dir {folder}) to see its verdict or resume it")
         raise TournamentConfigError(f"{path}: missing (run `arena tournament new {folder}`)")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))

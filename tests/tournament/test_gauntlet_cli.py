@@ -49,6 +49,16 @@ def test_gauntlet_stops_early_with_a_verdict_and_resumes(tmp_path: Path) -> None
     # The text verdict names the decision.
     text = gauntlet(greedy, "--against", rnd, "--dir", folder, "--max-sets", 20, *SHORT)
     assert "STRONGER (H1" in text.stdout
+    # The tournament commands that read a folder name a gauntlet's as one
+    # (not "tournament.toml: missing (run arena tournament new ...)"), and
+    # leave its store as it was.
+    stored = (folder / "gauntlet.sqlite").read_bytes()
+    for command in (("tournament", "status"), ("tournament", "run"), ("leaderboard", "show")):
+        proc = cli(*command, folder)
+        assert proc.returncode == 2 and proc.stderr.count("\n") == 1, (command, proc.stderr)
+        assert "a gauntlet's folder" in proc.stderr and "arena gauntlet" in proc.stderr, proc.stderr
+        assert not (folder / "tournament.toml").exists()
+    assert (folder / "gauntlet.sqlite").read_bytes() == stored
 
 
 def test_bad_input_is_one_line_and_stores_nothing(tmp_path: Path) -> None:
