@@ -25,6 +25,8 @@ def _fail(message: str) -> typer.Exit:
 
 
 def _elo(x: float) -> str:
+    if math.isnan(x):
+        return "?"  # not known yet (an interval from fewer than two sets)
     return "+inf" if x == math.inf else "-inf" if x == -math.inf else f"{x:+.0f}"
 
 

@@ -27,6 +27,7 @@ import dataclasses
 import hashlib
 import itertools
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -195,7 +196,7 @@ class Verdict:
 
 
 def _finite(x: float) -> float | None:
-    return round(x, 2) if abs(x) != float("inf") else None
+    return round(x, 2) if math.isfinite(x) else None  # JSON has no inf or nan
 
 
 def judge(settings: Settings, scores: Sequence[float], max_sets: int,

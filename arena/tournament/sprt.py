@@ -129,8 +129,8 @@ class State:
     high: float
     decision: Decision | None
 
-    elo_low: float = 0.0   # a rough 95% interval of the Elo (normal, over sets),
-    elo_high: float = 0.0  # for display only: the decision is the LLR's
+    elo_low: float = math.nan   # a rough 95% interval of the Elo (normal, over sets),
+    elo_high: float = math.nan  # for display only: the decision is the LLR's; nan: unknown
 
     @property
     def elo(self) -> float:
@@ -160,11 +160,15 @@ def state(scores: Sequence[float], params: SprtParams, resolution: float,
     value = llr(kept, params.elo0, params.elo1, resolution)
     n = len(kept)
     mean = sum(kept) / n if n else 0.5
-    interval = (0.0, 0.0)
+    # Unknown (nan, shown as "?") from fewer than two sets: there is no spread
+    # to read. Bounds past 0 or 1 are -inf / +inf, so that the interval holds
+    # the estimate when every set was lost or won (clipped to a finite score
+    # it read [-2400, -700] beside an elo of -inf).
+    interval = (math.nan, math.nan)
     if n >= 2:
         sd = math.sqrt(max(sum((x - mean) ** 2 for x in kept) / (n - 1),
                            resolution * resolution / 12.0) / n)
-        lo, hi = (min(max(mean + z * sd, 1e-6), 1 - 1e-6) for z in (-1.96, 1.96))
+        lo, hi = (min(max(mean + z * sd, 0.0), 1.0) for z in (-1.96, 1.96))
         interval = (elo_of(lo), elo_of(hi))
     return State(sets=n, mean=mean, llr=value, low=low, high=high, decision=decision,
                  elo_low=interval[0], elo_high=interval[1])

@@ -70,6 +70,12 @@ def test_decision_and_state() -> None:
     assert s.decision == "H1" and s.sets == 8 and s.llr == pytest.approx(7.0)
     assert s.mean == pytest.approx(0.75) and s.elo == pytest.approx(ELO_THREE_QUARTERS)
     assert s.elo_low < s.elo < s.elo_high
+    # The interval holds the estimate every time, and is unknown from one set.
+    assert all(math.isnan(x) for x in (state([0.0], params, 1 / 24).elo_low,
+                                        state([1.0], params, 1 / 24).elo_high))
+    for scores in ([0.0] * 3, [1.0] * 3, [0.0, 1 / 24], [1.0, 23 / 24]):
+        t = state(scores, params, 1 / 24)
+        assert t.elo_low <= t.elo <= t.elo_high, (scores, t)
     # Read once, not sequentially (a fixed number of sets): all of them count.
     whole = state([1.0, 0.5, 0.75, 0.75] * 2 + [0.0], params, 1 / 24, sequential=False)
     assert whole.sets == 9 and whole.llr < 7.0
