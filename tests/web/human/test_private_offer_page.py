@@ -1,8 +1,9 @@
 """While another seat decides an offer made because of its hidden hand (the
-Swedish four 9s after the exchange here), no seat is told anything
-(docs/protocol.md#turn-notices): the person's page shows the last seat it
-was told of, guesses nothing past that seat's per-move time, and goes on
-when the next notice comes. Real browser, real `arena play`, real bots;
+Swedish four 9s after the exchange here), no seat is told of it
+(docs/protocol.md#turn-notices): the notice of the turn that follows the
+offer (the declarer's contract) comes before the offer is put, as where none
+is made, and nothing after it; the person's page shows that seat, guesses
+nothing past its per-move time, and goes on when the game does. Real browser, real `arena play`, real bots;
 the seed is one where the engine, played as these seats play, makes that
 offer to a bot other than the declarer."""
 
@@ -112,13 +113,15 @@ def test_during_a_private_offer_the_page_shows_the_last_seat_it_was_told_of(
     page.on("websocket", lambda ws: ws.on("framereceived", lambda f: received.append(json.loads(f))))
     page.goto(url.group(1))
     # The person plays as the seed's search did, up to the declarer's second
-    # card given (the last decision before the offer: the page is told of it).
-    exchange = f"seat {declarer} ({names[declarer]}) to act (exchange)"
+    # card given (the last decision before the offer); the page is then told
+    # of the declarer's contract, the turn that follows the offer if it is
+    # declined, before the offer is put.
+    contract = f"seat {declarer} ({names[declarer]}) to act (contract)"
     end = time.monotonic() + 90
     while not (len([f for f in received if "turn" in f.get("message", {})
                     and f["message"]["turn"]["phase"] == "exchange"]) == 2
-               and page.locator("#status").inner_text().startswith(exchange)):
-        assert time.monotonic() < end, "the page never showed the declarer's second card to give"
+               and page.locator("#status").inner_text().startswith(contract)):
+        assert time.monotonic() < end, "the page never showed the declarer's contract"
         legal = page.locator("#seat-page").get_attribute("data-legal") or ""
         if legal:
             _act(page, _policy(legal.split("|")))
@@ -129,9 +132,9 @@ def test_during_a_private_offer_the_page_shows_the_last_seat_it_was_told_of(
 
     # The declarer gives its card at once and the holder decides the offer
     # (the replay shows it below). The last the page was told: the declarer's
-    # exchange. It names that seat, and no other.
+    # contract. It names that seat, and no other.
     who = rf"seat {declarer} \({names[declarer]}\)"
-    assert re.match(rf"{who} to act \(exchange\)", page.locator("#status").inner_text())
+    assert re.match(rf"{who} to act \(contract\)", page.locator("#status").inner_text())
     assert page.locator("#seat-page").get_attribute("data-to-act") == str(declarer)
     assert page.locator(f'#table .seat.to-act[data-seat="{declarer}"]').count() == 1
     assert not page.locator(f"#table .seat.to-act:not([data-seat='{declarer}'])").count()
@@ -139,6 +142,7 @@ def test_during_a_private_offer_the_page_shows_the_last_seat_it_was_told_of(
     told = len(received)
     last = [f for f in received if f["type"] == "referee"][-1]["message"]
     assert "turn" in last and int(last["turn"]["seat"]) == declarer
+    assert last["turn"]["phase"] == "contract"
     # Its per-move time (PER_MOVE) runs out while the offer waits: the page says
     # only that, not that the seat is on its bank (it may have answered).
     page.wait_for_function("() => !/left$/.test(document.getElementById('clock').textContent)",
@@ -150,11 +154,12 @@ def test_during_a_private_offer_the_page_shows_the_last_seat_it_was_told_of(
     assert not re.search(rf"seat {holder} \(\w+\) to act", page.locator("#status").inner_text())
 
     for folder in bots:
-        (Path(folder) / "go").touch()  # declined: the table hears of the next decision, and the page goes on from it
-    page.wait_for_function("() => !document.getElementById('status').textContent.includes('(exchange)')",
+        (Path(folder) / "go").touch()  # declined: the declarer decides its contract, the page goes on after it
+    page.wait_for_function("() => !document.getElementById('status').textContent.includes('(contract)')",
                            timeout=30_000)
+    # The contract's notice is not sent a second time once the offer is declined.
     nxt = next(f for f in received[told:] if f["type"] == "referee")["message"]
-    assert "turn" in nxt and int(nxt["turn"]["seat"]) == declarer and nxt["turn"]["phase"] == "contract"
+    assert not ("turn" in nxt and nxt["turn"]["phase"] == "contract"), nxt
     play_to_the_end(page)
     code, _out, err = proc.finish()
     assert code == 0, err

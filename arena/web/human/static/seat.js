@@ -321,8 +321,9 @@ function tick() {
   clock.hidden = false;
   // Another seat's clock: its per-move time only (its bank is not told, see
   // docs/protocol.md#turn-notices). Past it the page knows only that: the
-  // seat may be on its bank, or may have answered while a seat decides a
-  // private offer, of which no seat is told. It says no more than it knows.
+  // seat may be on its bank, or may not have been asked yet while a seat
+  // decides a private offer, of which no seat is told (the notice of the
+  // turn after it comes first). It says no more than it knows.
   clock.textContent = mine ? `${minutes(left)} left`
     : left > 0 ? `${seatName(turn.seat)}: ${minutes(Math.ceil(left))} left`
     : `${seatName(turn.seat)}: past its per-move time`;
