@@ -156,23 +156,32 @@ def table_key(match_id: str, set_no: int) -> tuple[int, str]:
     return set_no, (parts[1] if len(parts) > 1 and parts[1].startswith("t") else match_id)
 
 
-def unfinished_tables(store: Store) -> set[tuple[int, str]]:
-    """The tables (table_key) with a match not finished: planned, running or
-    failed. Their deals are still to be played by other seat orders."""
-    rows = store._db.execute("SELECT match_id, set_no FROM matches WHERE status != 'finished'")
-    return {table_key(r["match_id"], r["set_no"]) for r in rows}
-
-
 def withheld(store: Store, matches: Sequence[tuple[str, int]]) -> set[str]:
     """The ids among `matches` ((match id, set number) pairs) whose cards
-    must not be shown yet: their table is not complete. A replay, a seat's
+    must not be shown yet: their table (table_key) has a match not finished
+    (planned, running, or failed and to be played again). A replay, a seat's
     view, a fault's decision and a seat log of such a match would tell the
     bots still to play those deals what they will be dealt. `arena serve`
     and `arena leaderboard publish` both decide with this one function."""
-    if not matches:
-        return set()
-    pending = unfinished_tables(store)
-    return {mid for mid, set_no in matches if table_key(mid, set_no) in pending}
+    tables: dict[tuple[int, str], list[str]] = {}
+    for mid, set_no in matches:
+        tables.setdefault(table_key(mid, set_no), []).append(mid)
+    out: set[str] = set()
+    for (set_no, part), mids in tables.items():
+        if part == mids[0]:  # no table part: the match alone
+            row = store._db.execute("SELECT 1 FROM matches WHERE match_id = ? AND"
+                                    " status != 'finished'", (part,)).fetchone()
+        else:
+            # The ids of a table share "<set>-<table>-" (schedule.match_id,
+            # gauntlet): a range of the primary key, not a scan of the store.
+            prefix = mids[0][:mids[0].index(part) + len(part)] + "-"
+            row = store._db.execute(
+                "SELECT 1 FROM matches WHERE match_id >= ? AND match_id < ? AND set_no = ?"
+                " AND instr(match_id, ?) > 0 AND status != 'finished' LIMIT 1",
+                (prefix, prefix[:-1] + ".", set_no, f"-{part}-")).fetchone()
+        if row is not None:
+            out.update(mids)
+    return out
 
 
 def signature(store: Store) -> tuple[object, ...]:
