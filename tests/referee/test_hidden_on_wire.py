@@ -571,3 +571,55 @@ def test_a_lottery_guess_changes_no_byte_for_the_others_until_the_pick(
         return any(a.kind == kind for d in data[:cut]
                    for a in pb.RefereeMessage.FromString(d).decision.legal_actions)
     assert asked(second, "guess") and asked(organiser, "pick")
+
+
+# ---------------------------------------------------------------- 5. the same events with notices or without
+
+
+def _events_of(messages: list[bytes]) -> list[bytes]:
+    """Every event a seat received, in order, whatever message carried it."""
+    out: list[bytes] = []
+    for data in messages:
+        msg = pb.RefereeMessage.FromString(data)
+        body = msg.WhichOneof("body")
+        if body in ("decision", "turn", "deal_result", "match_end"):
+            out += [e.SerializeToString(deterministic=True) for e in getattr(msg, body).events]
+    return out
+
+
+@pytest.mark.parametrize(("preset", "options"), [
+    ("finnish", {"max_deals": 4}),                      # redeal offers, bombs
+    ("finnish", {"players": 4, "lottery": True, "max_deals": 4}),  # sitting dealer, lottery
+    ("czech", {"blind": "czech", "max_deals": 4}),
+    ("finnish", {"players": 2, "max_deals": 4}),          # stock
+])
+def test_asking_for_turn_notices_changes_no_event(
+    preset: str, options: dict[str, object], tmp_path: Path
+) -> None:
+    """A seat that asks for Turn notices receives every event a seat that does
+    not ask receives, each once, in the same order (the notices carry the
+    events that would have waited for the next message, never a copy), and
+    the match goes the same way. Passive bots play a function of their own
+    view, so both matches are the same game."""
+    players = int(options.get("players", 3))  # type: ignore[call-overload]
+    runs = []
+    for asks in (True, False):
+        work = tmp_path / f"asks-{asks}"
+        bots = tuple(recorder(work / f"bot{s}", "passive+turns" if asks else "passive")
+                     for s in range(players))
+        result = run_match(MatchSpec(
+            match_id="wire-same-events", bots=bots, seed=8, rules_preset=preset,
+            rules_options=tuple(options.items()), sandbox="process", work_dir=str(work),
+            time_control=TimeControl(per_move=5.0, bank=30.0), limits=LIMITS,
+        ))
+        assert [s.status for s in result.seats] == ["ok"] * players
+        runs.append([read_messages(result, s) for s in range(players)])
+    asked, plain = runs
+    for seat in range(players):
+        assert turns_of(asked[seat]) and not turns_of(plain[seat])  # the test has teeth
+        assert _events_of(asked[seat]) == _events_of(plain[seat]), f"seat {seat}"
+        # Its own requests are the same but for the events the notices carried.
+        mine = [pieces([m])[-1] for m in asked[seat]
+                if pb.RefereeMessage.FromString(m).WhichOneof("body") == "decision"]
+        assert mine == [pieces([m])[-1] for m in plain[seat]
+                        if pb.RefereeMessage.FromString(m).WhichOneof("body") == "decision"]
