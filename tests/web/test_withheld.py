@@ -202,3 +202,29 @@ def test_a_gauntlet_set_is_one_table(tmp_path: Path) -> None:
         every = [(m.match_id, m.set_no) for planned in sets for m in planned]
         assert browse.withheld(store, every) == {m.match_id for m in sets[1]}
         assert len(sets[1]) > 1 and sets[1][0].match_id in browse.withheld(store, every)
+
+
+@pytest.mark.slow
+def test_in_a_browser_the_replay_opens_once_the_table_is_played(tmp_path: Path) -> None:
+    """Chromium over `arena serve`: a visitor finds no way to a half-played
+    table's cards, and a typed player URL says why; after the table
+    completes, the match list's link opens the player."""
+    from .browser import browser, open_player, serve
+
+    folder = tmp_path / "dup"
+    played, todo = half_played(folder)
+    with serve([folder]) as base, browser() as b:
+        page = b.new_page()
+        page.goto(f"{base}/t/dup/matches")
+        assert page.locator("a.play").count() == 0
+        assert page.locator(".withheld").count() == 3
+        page.goto(f"{base}/t/dup/match/{played[0]}?view=all")
+        assert WITHHELD in page.locator("#error-message").inner_text()
+        assert page.locator("#player").count() == 0
+        complete(folder, todo)
+        page.goto(f"{base}/t/dup/matches")
+        assert page.locator("a.play").count() == 6
+        page.locator(f"tr[data-id='{played[0]}'] a.play").click()
+        page.wait_for_url(f"**/t/dup/match/{played[0]}")
+        open_player(page, page.url)
+        assert page.locator(".table .seat").count() == 3
