@@ -139,6 +139,16 @@ def prepare(request: Request) -> tuple[list[BotSpec], bool]:
     if baseline is None and not against:
         raise GauntletError("nothing to play against: give --against BOT (one or more) "
                             "or --baseline OLD_VERSION")
+    # Two seats of one content are one bot in the store: a bot "against
+    # itself" scored 1.000 (every seat its own) and would be found STRONGER.
+    seen = {candidate.content_hash: "BOT", **({baseline.content_hash: "--baseline"} if baseline else {})}
+    for path, spec in zip(request.against, against, strict=True):
+        if spec.content_hash in seen:
+            raise GauntletError(f"--against {path}: the same content as {seen[spec.content_hash]} "
+                                "(each bot of a gauntlet plays once)")
+        seen[spec.content_hash] = f"--against {path}"
+    if request.root.exists() and not request.root.is_dir():
+        raise GauntletError(f"--dir {request.root}: not a folder")
     return [candidate, *([baseline] if baseline else []), *against], baseline is not None
 
 

@@ -72,6 +72,19 @@ def test_bad_input_is_one_line_and_stores_nothing(tmp_path: Path) -> None:
     proc = gauntlet(greedy, "--dir", folder)
     assert proc.returncode == 2 and "nothing to play against" in proc.stderr
     assert not folder.exists()
+    # The bot against itself (or one opponent twice): one bot in the store.
+    rnd = ROOT / "sample_bots" / "random"
+    for against in ([greedy], [rnd, rnd]):
+        proc = gauntlet(greedy, *(a for p in against for a in ("--against", p)), "--dir", folder)
+        assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+        assert proc.stderr.startswith("error: --against") and "the same content as" in proc.stderr
+        assert not folder.exists()
+    # A --dir that is a file.
+    afile = tmp_path / "afile"
+    afile.write_text("mine")
+    proc = gauntlet(greedy, "--against", rnd, "--dir", afile)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert proc.stderr.startswith(f"error: --dir {afile}: not a folder") and afile.read_text() == "mine"
 
 
 @pytest.mark.slow
