@@ -10,12 +10,18 @@ was never awaited`)."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
 from clihelp import ROOT, cli
 from tournament.test_ctrl_c_pty import ARENA, NOISE, Moment, bot_running, in_terminal
+
+from arena.sandbox.process import live_processes
 
 pytestmark = pytest.mark.slow
 
@@ -47,7 +53,7 @@ def test_ctrl_c_of_bot_check(tmp_path: Path) -> None:
         stopped(args, when, "interrupted: the check was stopped; the bot was not judged")
 
 
-def test_ctrl_c_of_bot_add_adds_nothing(tmp_path: Path) -> None:
+def _tournament_and_bot(tmp_path: Path) -> tuple[Path, Path]:
     folder = tmp_path / "t"
     folder.mkdir()
     listed = ", ".join(f'"{b}"' for b in (GREEDY, RANDOM, ROOT / "tournaments/sample/random_b"))
@@ -57,6 +63,11 @@ def test_ctrl_c_of_bot_add_adds_nothing(tmp_path: Path) -> None:
     shutil.copytree(RANDOM, bot)
     toml = bot / "bot.toml"
     toml.write_text(toml.read_text().replace('name = "random"', 'name = "newbot"'))
+    return folder, bot
+
+
+def test_ctrl_c_of_bot_add_adds_nothing(tmp_path: Path) -> None:
+    folder, bot = _tournament_and_bot(tmp_path)
     for _ in range(2):  # during its validation match (it prints nothing before)
         stopped(["bot", "add", str(folder), str(bot), "--deals", "20"], bot_running,
                 "interrupted: the bot was not added")
@@ -70,3 +81,146 @@ def test_ctrl_c_of_play(tmp_path: Path) -> None:
     for _ in range(2):
         stopped(args, bot_running, "interrupted: the match was stopped; it has no result")
         assert not (tmp_path / "r.jsonl").exists()  # no replay of a match without a result
+
+
+# Holds `arena play` after the first line of its result until the command's
+# handler has noted a signal (the handler is a bound method of the command's
+# OneMatchStop), and says so in a file: the ^C or SIGTERM then comes while
+# the result is being printed, every time, whatever the machine's load.
+HOLD_PRINT = '''
+import os, signal, time
+import arena.referee.transcript as transcript
+
+_lines = transcript.result_lines
+
+
+def _noted():
+    handlers = (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM))
+    return any(getattr(getattr(h, "__self__", None), "signal", None) is not None for h in handlers)
+
+
+def _held(result):
+    for n, line in enumerate(_lines(result)):
+        yield line
+        if n == 0:
+            open(os.environ["ARENA_TEST_PRINTING"], "w").close()
+            end = time.monotonic() + 60
+            while not _noted() and time.monotonic() < end:
+                time.sleep(0.01)
+
+
+transcript.result_lines = _held
+'''
+
+
+def _holding_print(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    hook = tmp_path / "hook"
+    hook.mkdir(exist_ok=True)
+    (hook / "sitecustomize.py").write_text(HOLD_PRINT)
+    printing = tmp_path / "printing"
+    printing.unlink(missing_ok=True)
+    return printing, {"PYTHONPATH": str(hook), "ARENA_TEST_PRINTING": str(printing)}
+
+
+def test_ctrl_c_while_play_prints_its_result(tmp_path: Path) -> None:
+    printing, env = _holding_print(tmp_path)
+    replay = tmp_path / "r.jsonl"
+    code, out = in_terminal(["play", str(GREEDY), str(RANDOM), str(GREEDY), "--sandbox", "process",
+                             "--option", "max_deals=3", "--replay", str(replay)],
+                            lambda out, pid: printing.exists(), env=env)
+    assert code == 130, out
+    assert not any(word in out for word in NOISE), out
+    lines = [line.strip() for line in out.replace("^C", "").splitlines() if line.strip()]
+    # The whole result (its seats, the repeat line), then the one line.
+    assert lines[-1] == "interrupted: the match had finished; its result is above", out
+    assert lines[-2].startswith("repeat with: --seed "), out
+    assert sum(line.startswith(("1. seat", "2. seat", "3. seat")) for line in lines) == 3, out
+    assert replay.exists()  # the match has a result: its replay stays
+
+
+def _below(pid: int) -> set[int]:
+    procs = list(live_processes())
+    out, todo = set(), [pid]
+    while todo:
+        parent = todo.pop()
+        kids = {p for p, ppid, _ in procs if ppid == parent}
+        out |= kids
+        todo += kids
+    return out
+
+
+def sigterm(args: list[str], when: Moment, tmp_path: Path,
+            env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    """Run `arena ARGS` as a background job does (SIGINT ignored, its own
+    session), SIGTERM it once `when(b"", pid)`; every process it started
+    must then be gone. Returns (exit status, stdout, stderr)."""
+    out, err = tmp_path / "out", tmp_path / "err"
+    sigint = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with out.open("w") as stdout, err.open("w") as stderr:
+            proc = subprocess.Popen([str(ARENA), *args], cwd=ROOT, stdout=stdout, stderr=stderr,
+                                    start_new_session=True, env={**os.environ, **(env or {})})
+    finally:
+        signal.signal(signal.SIGINT, sigint)
+    left: set[int] = set()
+    try:
+        end = time.monotonic() + 120
+        while not when(b"", proc.pid):
+            assert proc.poll() is None and time.monotonic() < end, err.read_text()
+            time.sleep(0.02)
+        left = _below(proc.pid)
+        os.kill(proc.pid, signal.SIGTERM)
+        code = proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    # Stopped, not orphaned: every process it had started (bots, helpers).
+    end = time.monotonic() + 20
+    while left & {p for p, _, _ in live_processes()} and time.monotonic() < end:
+        time.sleep(0.1)
+    assert not left & {p for p, _, _ in live_processes()}, left
+    text = err.read_text()
+    assert not any(word in text for word in NOISE), text
+    return code, out.read_text(), text
+
+
+def last_line(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
+def test_sigterm_of_bot_check(tmp_path: Path) -> None:
+    args = ["bot", "check", str(GREEDY), "--sandbox", "process", "--deals", "20"]
+    code, _, err = sigterm(args, bot_running, tmp_path)
+    assert code == 143, err
+    assert last_line(err) == "terminated: the check was stopped; the bot was not judged", err
+
+
+def test_sigterm_of_bot_add_adds_nothing(tmp_path: Path) -> None:
+    folder, bot = _tournament_and_bot(tmp_path)
+    code, out, err = sigterm(["bot", "add", str(folder), str(bot), "--deals", "20"], bot_running,
+                             tmp_path)
+    assert code == 143, err
+    assert last_line(err) == "terminated: the bot was not added", err
+    assert not out.strip(), out
+    assert not (folder / "bots" / "newbot").exists()
+    assert "newbot" not in cli("tournament", "status", folder).stdout
+
+
+def test_sigterm_of_play(tmp_path: Path) -> None:
+    replay = tmp_path / "r.jsonl"
+    code, _, err = sigterm(["play", str(GREEDY), str(RANDOM), str(GREEDY), "--sandbox", "process",
+                              "--replay", str(replay)], bot_running, tmp_path)
+    assert code == 143, err
+    assert last_line(err) == "terminated: the match was stopped; it has no result", err
+    assert not replay.exists() and not list(tmp_path.glob("r.jsonl*")), list(tmp_path.iterdir())
+
+
+def test_sigterm_while_play_prints_its_result(tmp_path: Path) -> None:
+    printing, env = _holding_print(tmp_path)
+    code, out, err = sigterm(["play", str(GREEDY), str(RANDOM), str(GREEDY), "--sandbox", "process",
+                              "--option", "max_deals=3"], lambda out, pid: printing.exists(),
+                             tmp_path, env)
+    assert code == 143, err
+    assert last_line(err) == "terminated: the match had finished; its result is above", err
+    assert last_line(out).startswith("repeat with: --seed "), out

@@ -9,17 +9,20 @@ reports everything that went wrong. The command module prints
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import re
 import secrets
 import shutil
+import signal
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from arena.cli.safelog import escape_controls
+from arena.cli.stopping import OneMatchStop
 from arena.referee.secrecy import new_key, public_id
 from arena.referee.spec import (
     STREAM_GONE,
@@ -75,9 +78,13 @@ class Check:
         self.lines.append(f"  note  {text}")
 
 
-def check_bot(folder: Path, options: CheckOptions = CheckOptions()) -> Check:
-    """Validate `folder`, play the match, judge it. Never raises for a faulty bot."""
-    from arena.referee.match import MatchSetupError, run_match
+def check_bot(folder: Path, options: CheckOptions = CheckOptions(),
+              stop: OneMatchStop | None = None) -> Check:
+    """Validate `folder`, play the match, judge it. Never raises for a faulty bot.
+    With `stop` (a command's), Ctrl-C or SIGTERM during the match raises
+    KeyboardInterrupt (Terminated) once its bots are stopped, and one
+    after it is held for the command (`stop.signal`)."""
+    from arena.referee.match import MatchSetupError, play_match, run_match
 
     report = Check()
     try:
@@ -122,7 +129,7 @@ def check_bot(folder: Path, options: CheckOptions = CheckOptions()) -> Check:
             sandbox=options.sandbox, work_dir=str(work),
         )
         try:
-            result = run_match(spec)
+            result = run_match(spec) if stop is None else _play(spec, stop, play_match)
         except (MatchSetupError, ValueError, OSError) as exc:
             report.failed(f"the match could not be set up: {exc}")
             return report
@@ -133,6 +140,18 @@ def check_bot(folder: Path, options: CheckOptions = CheckOptions()) -> Check:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return report
+
+
+def _play(spec: MatchSpec, stop: OneMatchStop,
+          play_match: Callable[[MatchSpec], Awaitable[MatchResult]]) -> MatchResult:
+    done: list[MatchResult] = []
+    try:
+        asyncio.run(stop.run(play_match(spec), done))
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        stop.hold(signal.SIGINT)  # asyncio.run's own Ctrl-C, if SIGTERM did not cancel it
+        if not done:
+            raise stop.exception() from None
+    return done[0]  # a signal as the match ended is held: its result stands
 
 
 def check_rules(options: CheckOptions) -> Rules:

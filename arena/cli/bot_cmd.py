@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from arena.cli.checks import SEED_MAX
+from arena.cli.stopping import OneMatchStop, Terminated
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -39,22 +41,31 @@ def add(
     from arena.tournament.registry import RegistryError, add_bot
     from arena.tournament.store import StoreError
 
+    stop = OneMatchStop()
     try:
         config = load_config(tournament_dir)
-        row, created = add_bot(config, bot_path, _validation(config, deals))
+        row, created = add_bot(config, bot_path, _validation(config, deals, stop))
     except (TournamentConfigError, RegistryError, StoreError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    except KeyboardInterrupt:
-        # Ctrl-C is acted on during the validation match, its one long part
-        # (the store is written only after it): nothing was added.
-        typer.echo("\ninterrupted: the bot was not added", err=True)
-        raise typer.Exit(130) from None
+    except KeyboardInterrupt as exc:
+        # Ctrl-C or SIGTERM is acted on during the validation match, its one
+        # long part (the store is written only after it): nothing was added.
+        stop.hold(signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT)
+        what, code = stop.words()
+        typer.echo(f"\n{what}: the bot was not added", err=True)
+        raise typer.Exit(code) from None
     state = "added as a new version" if created else "unchanged (this content is already known)"
     typer.echo(f"{row.name} {row.version} [{row.content_hash[:12]}]: {state}; snapshot {row.path}")
+    if stop.signal is not None:
+        # Held while the bot was stored (after its check): it is added, whole.
+        what, code = stop.words()
+        typer.echo(f"{what}: after the bot was added", err=True)
+        raise typer.Exit(code)
 
 
-def _validation(config: TournamentConfig, deals: int) -> Callable[[BotSpec], str]:
+def _validation(config: TournamentConfig, deals: int,
+                stop: OneMatchStop) -> Callable[[BotSpec], str]:
     """The validation match of `bot add`: `bot check`'s match, under the
     tournament's rules, time control and sandbox; the first failed check."""
     from arena.cli.bot_check import CheckOptions, check_bot
@@ -67,7 +78,9 @@ def _validation(config: TournamentConfig, deals: int) -> Callable[[BotSpec], str
             startup=tc.startup, sandbox=config.match.sandbox,
             # The check's own length replaces the tournament's.
             options=tuple((k, v) for k, v in config.match.rules_options if k != "max_deals"))
-        report = check_bot(Path(spec.path), options)
+        report = check_bot(Path(spec.path), options, stop)
+        if stop.signal is not None:
+            raise stop.exception()  # came as the match ended: still nothing stored
         if report.ok:
             return ""
         failed = [line.strip().removeprefix("FAIL").strip() for line in report.lines
@@ -120,13 +133,16 @@ def check(
         typer.echo(f"error: {problem}", err=True)
         raise typer.Exit(2)
     shown = "".join(f" {k}={v}" for k, v in overrides)
+    stop = OneMatchStop()
     try:
         typer.echo(f"checking {bot_path} ({deals} deals of {rules}{shown} against "
                    f"{players - 1} random bots)")
-        report = check_bot(bot_path, options)
-    except KeyboardInterrupt:
-        typer.echo("\ninterrupted: the check was stopped; the bot was not judged", err=True)
-        raise typer.Exit(130) from None
+        report = check_bot(bot_path, options, stop)
+    except KeyboardInterrupt as exc:
+        stop.hold(signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT)
+        what, code = stop.words()
+        typer.echo(f"\n{what}: the check was stopped; the bot was not judged", err=True)
+        raise typer.Exit(code) from None
     for line in report.lines:
         typer.echo(line)
     if report.log_tail:
@@ -134,6 +150,11 @@ def check(
         for line in report.log_tail:
             typer.echo(f"  | {line}")
     typer.echo("result: ok" if report.ok else "result: FAILED")
+    if stop.signal is not None:
+        # Held while the report was printed (the match had finished).
+        what, code = stop.words()
+        typer.echo(f"{what}: after the check had finished; its report is above", err=True)
+        raise typer.Exit(code)
     raise typer.Exit(0 if report.ok else 1)
 
 

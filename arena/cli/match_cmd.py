@@ -15,39 +15,12 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from arena.cli.checks import SEED_MAX, rules_overrides, seconds_problem
+from arena.cli.stopping import OneMatchStop
 
 if TYPE_CHECKING:  # imported lazily at run time: the CLI starts often
     from arena.referee.spec import MatchResult, MatchSpec
 
 replay_app = typer.Typer(help="Replays of matches (JSON Lines).", no_args_is_help=True)
-
-
-async def _play_until_sigterm(spec: MatchSpec, terminated: list[bool],
-                              match: Callable[[MatchSpec], Awaitable[MatchResult]] | None = None,
-                              ) -> MatchResult:
-    """The match; SIGTERM cancels it as asyncio does on Ctrl-C, so that its
-    cleanup stops the bots and drops its unfinished replay (a plain SIGTERM
-    would leave both). A loop handler, not SIGINT raised at ourselves: a
-    background job (CI, nohup) starts with SIGINT ignored."""
-    from arena.referee.match import play_match
-
-    play = match or play_match
-    loop = asyncio.get_running_loop()
-    task = asyncio.current_task()
-    assert task is not None
-
-    def stop() -> None:
-        terminated.append(True)
-        task.cancel()
-
-    try:
-        loop.add_signal_handler(signal.SIGTERM, stop)
-    except (ValueError, RuntimeError, NotImplementedError):  # not the main thread: no handler
-        return await play(spec)
-    try:
-        return await play(spec)
-    finally:
-        loop.remove_signal_handler(signal.SIGTERM)
 
 
 def _fail(message: str) -> typer.Exit:
@@ -173,8 +146,9 @@ def play(
                 pass
         except OSError as exc:
             raise _fail(f"--replay {replay}: cannot write there: {exc.strerror}") from None
-    terminated: list[bool] = []
-    match = None
+    from arena.referee.match import play_match
+
+    match: Callable[[MatchSpec], Awaitable[MatchResult]] = play_match
     if people:
         from arena.cli.people import play_people
 
@@ -182,20 +156,32 @@ def play(
 
         def match(s: MatchSpec) -> Awaitable[MatchResult]:
             return play_people(s, people, host, port, human_tc, grace, open_page)
+    stop = OneMatchStop()
+    done: list[MatchResult] = []
     try:
-        result = asyncio.run(_play_until_sigterm(spec, terminated, match))
+        asyncio.run(stop.run(match(spec), done))
     except (MatchSetupError, ValueError, OSError) as exc:
         raise _fail(str(exc)) from None
     except (KeyboardInterrupt, asyncio.CancelledError):
-        what, code = ("terminated", 143) if terminated else ("interrupted", 130)
-        typer.echo(f"{what}: the match was stopped; it has no result", err=True)
-        raise typer.Exit(code) from None
+        if not done:
+            stop.hold(signal.SIGINT)  # asyncio.run's Ctrl-C, if SIGTERM did not
+            what, code = stop.words()
+            typer.echo(f"{what}: the match was stopped; it has no result", err=True)
+            raise typer.Exit(code) from None
+        stop.hold(signal.SIGINT)  # a Ctrl-C as the match ended: its result stands
+    result = done[0]
     if as_json:
         typer.echo(json.dumps(asdict(result) | {"key": key}, indent=2))
     else:
         for line in result_lines(result):
             typer.echo(line)
         typer.echo(f"repeat with: --seed {seed} --key {key}")
+    if stop.signal is not None:
+        # Held while the result was printed (the match had finished, its
+        # replay written): said after it, and the status tells it too.
+        what, code = stop.words()
+        typer.echo(f"{what}: the match had finished; its result is above", err=True)
+        raise typer.Exit(code)
 
 
 @replay_app.command("show")

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+
+from arena.cli.stopping import Terminated
 
 
 def _fail(message: str) -> typer.Exit:
@@ -76,17 +79,31 @@ def serve(
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
                             ws_max_size=64 * 1024)  # a seat page sends short actions
     server = uvicorn.Server(config)
+    from arena.cli.stopping import StopSignals
+
+    # uvicorn catches Ctrl-C and SIGTERM itself: it finishes the requests in
+    # flight, closes the connections, then raises the signal again to the
+    # handler it found. That handler is StopSignals', so the lobby's games
+    # are stopped next (their bots with them: serve_lobby) and the command
+    # ends with one line; SIGTERM left at its default killed the command
+    # there, before the lobby closed, and left the games' bots running.
+    signals = StopSignals()
     try:
-        if the_lobby is None:
-            server.run(sockets=[sock])
-        else:
-            import asyncio
+        with signals:
+            if the_lobby is None:
+                server.run(sockets=[sock])
+            else:
+                import asyncio
 
-            from arena.cli.people import serve_lobby
+                from arena.cli.people import serve_lobby
 
-            asyncio.run(serve_lobby(server, [sock], the_lobby))
-    except KeyboardInterrupt:
-        raise typer.Exit(130) from None
+                asyncio.run(serve_lobby(server, [sock], the_lobby))
+    except KeyboardInterrupt as exc:
+        if not signals.stopped:  # raised by asyncio.run's own Ctrl-C
+            signals.signal = signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT
+        what, code = signals.words()
+        typer.echo(f"{what}: the server was stopped", err=True)
+        raise typer.Exit(code) from None
     finally:
         sock.close()
 

@@ -17,11 +17,12 @@ import logging
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class Terminated(KeyboardInterrupt):
@@ -100,4 +101,75 @@ class StopSignals:
 
     def words(self) -> tuple[str, int]:
         """What to say and the exit status, for the signal that stopped the run."""
+        return ("terminated", 143) if self.signal == signal.SIGTERM else ("interrupted", 130)
+
+
+class OneMatchStop:
+    """Ctrl-C and SIGTERM for the commands that play one match under
+    asyncio.run (`play`, `bot check`, `bot add`'s validation).
+
+    During the match, Ctrl-C is asyncio.run's own (it cancels the match's
+    task, whose cleanup stops the bots and drops an unfinished replay) and
+    SIGTERM, through `run`, cancels that task the same way (left at its
+    default, SIGTERM would kill the command and leave its bots running). A
+    Python handler, not loop.add_signal_handler: the loop's close puts
+    SIGTERM back to its default, and a SIGTERM then killed the command
+    while it printed. Linux gives a process's signal to its main thread,
+    so the handler runs even while the loop waits.
+
+    Once the match has its result, `run` calls `hold`: from then on both
+    signals are only noted, so the result is printed whole, and the command
+    then ends with the one line and 130 (143) if one came (`signal`)."""
+
+    def __init__(self) -> None:
+        self.signal: int | None = None
+        self._cancel: Callable[[], None] | None = None
+
+    async def run(self, work: Awaitable[T], done: list[T]) -> T:
+        """Await `work`; its result is also appended to `done` before the
+        signals are held, so that a Ctrl-C which cancels the task just as
+        the match ends does not lose it."""
+        import asyncio
+
+        task = asyncio.current_task()
+        loop = asyncio.get_running_loop()
+        if task is not None and threading.current_thread() is threading.main_thread():
+            def cancel() -> None:
+                if not loop.is_closed():
+                    loop.call_soon_threadsafe(task.cancel)
+
+            self._cancel = cancel
+            if signal.getsignal(signal.SIGTERM) is not signal.SIG_IGN:
+                signal.signal(signal.SIGTERM, self._handle)
+        result = await work
+        done.append(result)
+        self.hold()
+        return result
+
+    def _handle(self, signum: int, frame: object) -> None:
+        if self.signal is not None:
+            return  # the stop is under way: a second signal changes nothing
+        self.signal = signum
+        if self._cancel is not None:
+            quiet_unraisable()
+            self._cancel()
+
+    def hold(self, signum: int | None = None) -> None:
+        """From now on SIGINT and SIGTERM are noted (the first of them), not
+        acted on; `signum` is the signal that already stopped the match, if
+        asyncio.run's Ctrl-C did."""
+        if signum is not None and self.signal is None:
+            self.signal = signum
+        self._cancel = None
+        if threading.current_thread() is not threading.main_thread():
+            return
+        for held in (signal.SIGINT, signal.SIGTERM):
+            if signal.getsignal(held) is not signal.SIG_IGN:
+                signal.signal(held, self._handle)
+
+    def exception(self) -> KeyboardInterrupt:
+        return Terminated() if self.signal == signal.SIGTERM else KeyboardInterrupt()
+
+    def words(self) -> tuple[str, int]:
+        """What to say and the exit status, for the signal that came."""
         return ("terminated", 143) if self.signal == signal.SIGTERM else ("interrupted", 130)
