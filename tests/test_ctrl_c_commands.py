@@ -10,12 +10,15 @@ was never awaited`)."""
 
 from __future__ import annotations
 
+import http.client
 import os
+import re
 import shutil
 import signal
 import subprocess
 import time
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 from clihelp import ROOT, cli
@@ -224,3 +227,45 @@ def test_sigterm_while_play_prints_its_result(tmp_path: Path) -> None:
     assert code == 143, err
     assert last_line(err) == "terminated: the match had finished; its result is above", err
     assert last_line(out).startswith("repeat with: --seed "), out
+
+
+def test_ctrl_c_of_serve(tmp_path: Path) -> None:
+    code, out = in_terminal(["serve", "--lobby", "--data", str(tmp_path / "lobby"), "--port", "0"],
+                            lambda out, pid: b"lobby: http" in out)
+    assert code == 130, out
+    assert not any(word in out for word in NOISE), out
+    assert last_line(out.replace("^C", "")) == "interrupted: the server was stopped", out
+
+
+def test_sigterm_of_serve_stops_the_lobby_games_bots(tmp_path: Path) -> None:
+    """A lobby game of bots in play (a person's seat filled by a bot, as the
+    page's "start now" does), then SIGTERM: one line, 143, its bots gone."""
+    out = tmp_path / "out"
+
+    def game_in_play(_: bytes, pid: int) -> bool:
+        found = re.search(r"serving on http://127\.0\.0\.1:(\d+)/", out.read_text())
+        if not found:
+            return False
+        if not hasattr(game_in_play, "started"):
+            conn = http.client.HTTPConnection("127.0.0.1", int(found.group(1)), timeout=30)
+            form = {"Content-Type": "application/x-www-form-urlencoded"}
+            conn.request("POST", "/lobby/games", urlencode(
+                {"preset": "standard", "seat0": "person", "name0": "a", "seat1": "greedy",
+                 "seat2": "greedy"}), form)
+            created = conn.getresponse()
+            created.read()
+            assert created.status == 303, created.status
+            cookie = created.getheader("set-cookie", "").split(";")[0]
+            conn.request("POST", f"{created.getheader('location')}/start",
+                         urlencode({"fill": "greedy"}), {**form, "Cookie": cookie})
+            started = conn.getresponse()
+            started.read()
+            assert started.status == 303, started.status
+            game_in_play.started = True  # type: ignore[attr-defined]
+        return bot_running(b"", pid)
+
+    code, _, err = sigterm(["serve", "--lobby", "--bot", str(GREEDY), "--sandbox", "process",
+                            "--data", str(tmp_path / "lobby"), "--port", "0"], game_in_play,
+                           tmp_path, {"PYTHONUNBUFFERED": "1"})
+    assert code == 143, err
+    assert last_line(err) == "terminated: the server was stopped", err

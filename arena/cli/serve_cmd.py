@@ -38,10 +38,7 @@ def serve(
 ) -> None:
     """Serve the tournaments and replays as web pages (the replay player, live
     tournaments, match lists, per-bot pages, head-to-head)."""
-    import logging
     import socket
-
-    import uvicorn
 
     from arena.web.app import create_app
     from arena.web.sources import SourceError, catalog
@@ -68,17 +65,6 @@ def serve(
         sock = socket.create_server((host, port))
     except OSError as exc:
         raise _fail(f"--host {host} --port {port}: cannot listen there: {exc.strerror or exc}") from None
-    bound = sock.getsockname()
-    shown = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
-    typer.echo(f"serving on http://{shown}:{bound[1]}/  (Ctrl-C stops)", err=False)
-    if lobby:
-        typer.echo(f"lobby: http://{shown}:{bound[1]}/lobby")
-    from arena.cli.safelog import terminal_handler
-
-    logging.basicConfig(level=logging.WARNING, handlers=[terminal_handler("arena serve: %(message)s")])
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
-                            ws_max_size=64 * 1024)  # a seat page sends short actions
-    server = uvicorn.Server(config)
     from arena.cli.stopping import StopSignals
 
     # uvicorn catches Ctrl-C and SIGTERM itself: it finishes the requests in
@@ -87,17 +73,11 @@ def serve(
     # are stopped next (their bots with them: serve_lobby) and the command
     # ends with one line; SIGTERM left at its default killed the command
     # there, before the lobby closed, and left the games' bots running.
+    # Entered before the first line: a Ctrl-C from then on gets the line.
     signals = StopSignals()
     try:
         with signals:
-            if the_lobby is None:
-                server.run(sockets=[sock])
-            else:
-                import asyncio
-
-                from arena.cli.people import serve_lobby
-
-                asyncio.run(serve_lobby(server, [sock], the_lobby))
+            _run(server_config(app), sock, the_lobby, lobby)
     except KeyboardInterrupt as exc:
         if not signals.stopped:  # raised by asyncio.run's own Ctrl-C
             signals.signal = signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT
@@ -106,6 +86,37 @@ def serve(
         raise typer.Exit(code) from None
     finally:
         sock.close()
+
+
+def server_config(app: Any) -> Any:
+    import uvicorn
+
+    return uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
+                          ws_max_size=64 * 1024)  # a seat page sends short actions
+
+
+def _run(config: Any, sock: Any, the_lobby: Any, lobby: bool) -> None:
+    import logging
+
+    import uvicorn
+
+    from arena.cli.safelog import terminal_handler
+
+    bound = sock.getsockname()
+    shown = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
+    typer.echo(f"serving on http://{shown}:{bound[1]}/  (Ctrl-C stops)", err=False)
+    if lobby:
+        typer.echo(f"lobby: http://{shown}:{bound[1]}/lobby")
+    logging.basicConfig(level=logging.WARNING, handlers=[terminal_handler("arena serve: %(message)s")])
+    server = uvicorn.Server(config)
+    if the_lobby is None:
+        server.run(sockets=[sock])
+    else:
+        import asyncio
+
+        from arena.cli.people import serve_lobby
+
+        asyncio.run(serve_lobby(server, [sock], the_lobby))
 
 
 def register(app: typer.Typer) -> None:
