@@ -6,7 +6,13 @@ status 130 and one line saying what was stopped, no traceback and no
 "Exception ignored" (a grpc server cancelled while it started was left to
 its __del__ after the event loop closed: `Exception ignored in
 Server.__del__ ... Event loop is closed`, `coroutine 'AioServer.shutdown'
-was never awaited`)."""
+was never awaited`).
+
+SIGTERM to the same commands (started as a background job is: SIGINT
+ignored) and to `arena serve --lobby` with a lobby game of bots in play:
+one line, exit status 143, and every process the command started gone. A
+^C or SIGTERM while `arena play` prints its result: the result whole, then
+one line."""
 
 from __future__ import annotations
 
@@ -229,12 +235,29 @@ def test_sigterm_while_play_prints_its_result(tmp_path: Path) -> None:
     assert last_line(out).startswith("repeat with: --seed "), out
 
 
+def _answering(out: bytes, pid: int) -> bool:
+    """The server answers a page: uvicorn is serving (its handlers in place)."""
+    found = re.search(rb"serving on http://127\.0\.0\.1:(\d+)/", out)
+    if not found or b"lobby: http" not in out:
+        return False
+    conn = http.client.HTTPConnection("127.0.0.1", int(found.group(1)), timeout=30)
+    try:
+        conn.request("GET", "/lobby")
+        return conn.getresponse().status == 200
+    except OSError:
+        return False
+    finally:
+        conn.close()
+
+
 def test_ctrl_c_of_serve(tmp_path: Path) -> None:
-    code, out = in_terminal(["serve", "--lobby", "--data", str(tmp_path / "lobby"), "--port", "0"],
-                            lambda out, pid: b"lobby: http" in out)
-    assert code == 130, out
-    assert not any(word in out for word in NOISE), out
-    assert last_line(out.replace("^C", "")) == "interrupted: the server was stopped", out
+    # At the first line (uvicorn not yet started), with it serving, again.
+    for when in (lambda out, pid: b"lobby: http" in out, _answering, lambda out, pid: bool(out)):
+        code, out = in_terminal(["serve", "--lobby", "--data", str(tmp_path / "lobby"), "--port", "0"],
+                                when)
+        assert code == 130, out
+        assert not any(word in out for word in NOISE), out
+        assert last_line(out.replace("^C", "")) == "interrupted: the server was stopped", out
 
 
 def test_sigterm_of_serve_stops_the_lobby_games_bots(tmp_path: Path) -> None:

@@ -109,14 +109,18 @@ def _run(config: Any, sock: Any, the_lobby: Any, lobby: bool) -> None:
         typer.echo(f"lobby: http://{shown}:{bound[1]}/lobby")
     logging.basicConfig(level=logging.WARNING, handlers=[terminal_handler("arena serve: %(message)s")])
     server = uvicorn.Server(config)
-    if the_lobby is None:
-        server.run(sockets=[sock])
-    else:
-        import asyncio
+    import asyncio
 
-        from arena.cli.people import serve_lobby
+    from arena.cli.people import serve_lobby
 
-        asyncio.run(serve_lobby(server, [sock], the_lobby))
+    # asyncio.run as uvicorn's own run does (the standard loop: no uvloop here).
+    work = server.serve(sockets=[sock]) if the_lobby is None else serve_lobby(server, [sock], the_lobby)
+    try:
+        asyncio.run(work)
+    finally:
+        # A Ctrl-C just before asyncio.run started it: closed unstarted, not
+        # left to print "coroutine ... was never awaited" at exit.
+        work.close()
 
 
 def register(app: typer.Typer) -> None:

@@ -1,5 +1,6 @@
 """Ctrl-C and SIGTERM for the commands that play many matches (`tournament
-run`, `gauntlet`): either one stops the run once, cleanly.
+run`, `gauntlet`; also `serve`): either one stops the run once, cleanly.
+OneMatchStop (below) does the same for the commands that play one match.
 
 The first signal raises KeyboardInterrupt (Terminated for SIGTERM) in the
 main thread; the command stops its matches, says so in one line and exits
