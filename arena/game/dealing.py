@@ -15,7 +15,9 @@ def active_seats(n: int, dealer: int) -> tuple[int, ...]:
 
 
 def shuffled_deck(seed: int, deal_number: int, redeals: int) -> list[Card]:
-    return derive(seed, deal_number, redeals).shuffled(DECK)
+    """The deck of one deal (and redeal) in dealing order: a one-way function
+    of the seed (arena.game.rng), so no deal tells anything of another."""
+    return derive(seed, "deal", deal_number, redeals).shuffled(DECK)
 
 
 def deal_cards(c: Core) -> None:

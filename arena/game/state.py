@@ -282,7 +282,7 @@ def _core(rules: Rules, seed: int, dealer: int | None, totals: Sequence[int] | N
     c.seed = seed
     c.n = n
     if dealer is None:
-        dealer = derive(seed, 0xDEA1E4).below(n)  # RULES.md §1: first dealer drawn from the seed
+        dealer = derive(seed, "first-dealer").below(n)  # RULES.md §1: first dealer drawn from the seed
     if not isinstance(dealer, int) or not 0 <= dealer < n:
         raise SetupError(f"new_game: dealer must be a seat 0..{n - 1}, got {dealer!r}")
     c.dealer = dealer

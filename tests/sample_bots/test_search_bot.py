@@ -133,7 +133,9 @@ def test_choices_are_legal_and_the_same_for_the_same_seed(preset: str) -> None:
         legal = [str(a) for a in g.legal_actions()]
         if g.deal_number > 5:
             break
-        if len(legal) < 2 or rng.random() > 0.3:
+        # A sample of the decisions, but always the first of each phase: the
+        # coverage below must not hang on which deals a seed gives.
+        if len(legal) < 2 or (g.phase in seen_phases and rng.random() > 0.3):
             continue
         obs = wire(g.observation(g.to_act).to_dict())
         a = search_policy.choose(rules, obs, legal, work=6, seed=5)
