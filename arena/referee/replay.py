@@ -28,7 +28,10 @@ from typing import IO, Any
 
 from arena.game import Rules, new_game, parse_action
 
-REPLAY_VERSION = 1
+# 2: deals from the seed through HMAC-SHA256 (arena.game.rng). A version 1
+# replay was dealt by splitmix64: its seed no longer deals its cards, so it
+# cannot be re-played (its recorded deals and result can still be read).
+REPLAY_VERSION = 2
 
 
 class ReplayError(ValueError):
@@ -200,6 +203,11 @@ def _malformed(kind: Any, rec: Any) -> str:
 def replay_states(replay: Replay) -> Iterator[tuple[Any, dict[str, Any] | None]]:
     """The game before each action and that action's record; last the final
     game with None. Raises ReplayError if an action does not apply."""
+    version = replay.header.get("version", REPLAY_VERSION)
+    if version != REPLAY_VERSION:
+        raise ReplayError(f"{replay.path}: replay version {version!r} cannot be re-played by this "
+                          f"engine (version {REPLAY_VERSION}: version 1 was dealt by splitmix64, "
+                          "before deals were derived with HMAC-SHA256)")
     try:
         game = new_game(replay.rules, seed=replay.seed)
     except ValueError as exc:

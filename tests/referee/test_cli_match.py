@@ -163,6 +163,24 @@ def test_a_damaged_replay_header_is_one_line(tmp_path: Path, record: dict[str, o
     assert "Traceback" not in err + out
 
 
+def test_a_replay_dealt_by_the_old_generator_is_refused_in_one_line(tmp_path: Path) -> None:
+    # Version 1 replays were dealt by splitmix64: re-dealing their seed now
+    # gives other cards, so their actions would fail somewhere in the middle.
+    from arena.game import Rules
+
+    header = {"type": "header", "version": 1, "seed": 1, "rules": Rules.preset("standard").to_dict(),
+              "bots": [{"seat": i, "name": "b", "version": "1"} for i in range(3)]}
+    path = tmp_path / "old.jsonl"
+    path.write_text(json.dumps(header) + "\n")
+    code, out, err = _run("replay", "show", str(path))
+    assert code == 2 and "old.jsonl: replay version 1 cannot be re-played" in err, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err + out
+    header["version"] = 2
+    path.write_text(json.dumps(header) + "\n")
+    code, out, err = _run("replay", "show", str(path))
+    assert code == 0, err
+
+
 @pytest.mark.slow
 def test_sigterm_stops_the_match_like_ctrl_c_and_leaves_no_replay(tmp_path: Path) -> None:
     """SIGTERM (a terminal closed, a supervisor stopping it) used to kill

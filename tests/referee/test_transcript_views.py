@@ -11,6 +11,8 @@ from arena.game import GameState, Rules, new_game, parse_action
 from arena.referee.replay import Replay
 from arena.referee.transcript import replay_lines
 
+from .test_transcript_offers import SEED as OFFER_SEED
+
 Chooser = Callable[[GameState], str]
 
 
@@ -62,7 +64,7 @@ def test_lottery_guesses_show_in_other_seats_views_only_once_the_organiser_picks
 
 def test_a_redeal_shows_the_new_hands() -> None:
     rules = Rules.preset("estonian")
-    seed = 119  # seat 1 is offered a redeal at the very start (test_transcript_offers.py)
+    seed = OFFER_SEED  # a seat is offered a redeal at the very start
     replay, states = replay_of(rules, seed, lambda g: "redeal" if g.private_offer else first_legal(g), 2)
     assert replay.actions[0]["action"] == "redeal"
     for view in (None, 0):

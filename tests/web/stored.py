@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.game import Rules, new_game
+from arena.referee.replay import REPLAY_VERSION
 from arena.referee.spec import FAULT_KINDS, DealSummary, MatchResult, SeatResult
 from arena.tournament import coordinator
 from arena.tournament.config import load_config
@@ -66,7 +67,7 @@ def write_replay(path: Path, rules: Rules, seed: int, *, match_id: str = "m1",
     names = list(bots) or [(f"bot{s}", "1.0") for s in range(n)]
     faults = faults or {}
     lines: list[dict[str, Any]] = [{
-        "type": "header", "version": 1, "match_id": match_id, "seed": seed,
+        "type": "header", "version": REPLAY_VERSION, "match_id": match_id, "seed": seed,
         "rules": rules.to_dict(),
         "bots": [{"seat": s, "name": names[s][0], "version": names[s][1], "language": "python",
                   "content_hash": "0" * 64} for s in range(n)],
