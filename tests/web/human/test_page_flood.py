@@ -61,6 +61,10 @@ def test_a_flooding_page_gets_its_socket_closed(run_arena: Any) -> None:
             return sent, ws.close_code
 
     sent, code = asyncio.run(flood())
-    assert code == 1008 and sent < 100 * REFUSED_LIMIT - 1, (sent, code)
+    # The close code is the server's (1008, policy violation): it is what
+    # proves the flood was cut. How many messages the client got into its
+    # socket first depends on how far the server's loop lagged behind it
+    # (under load it can be all of them), so it is not asserted.
+    assert code == 1008, (sent, code)
     _code, _out, err = proc.finish()  # the seat is given up after the grace; the match ends
     assert f"its page sent more than {REFUSED_LIMIT} messages that answer nothing" in err, err
