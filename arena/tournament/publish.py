@@ -204,7 +204,9 @@ def seed_text(table: Table) -> str:
     d = table.seed
     if d is None:
         return ""
-    text = f'Tournament seed commitment: sha256("<salt>:<seed>") = {d.commitment}.'
+    # No angle brackets: the Markdown table escapes them to &lt; &gt;, which
+    # is what `cat leaderboard.md` would then show.
+    text = f'Tournament seed commitment: sha256("SALT:SEED") = {d.commitment}.'
     if d.seed is None:
         return text + " The seed is published once every planned match is finished."
     return text + f" Seed {d.seed}, salt {d.salt} (check: the SHA-256 of \"{d.salt}:{d.seed}\")."
