@@ -30,6 +30,7 @@ import pytest
 from clihelp import ROOT, cli
 from tournament.test_ctrl_c_pty import ARENA, NOISE, Moment, bot_running, in_terminal
 
+from arena.sandbox.freezer import process_tree
 from arena.sandbox.process import live_processes
 
 pytestmark = pytest.mark.slow
@@ -148,14 +149,8 @@ def test_ctrl_c_while_play_prints_its_result(tmp_path: Path) -> None:
 
 
 def _below(pid: int) -> set[int]:
-    procs = list(live_processes())
-    out, todo = set(), [pid]
-    while todo:
-        parent = todo.pop()
-        kids = {p for p, ppid, _ in procs if ppid == parent}
-        out |= kids
-        todo += kids
-    return out
+    """Every process below `pid` (the sandbox's own /proc walk)."""
+    return set(process_tree(pid)) - {pid}
 
 
 def sigterm(args: list[str], when: Moment, tmp_path: Path,

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.sandbox.freezer import process_tree
 from arena.sandbox.process import live_processes
 
 from .test_ctrl_c_pty import ARENA, NOISE, ROOT, bot_running, stops_cleanly, workers
@@ -67,14 +68,8 @@ def test_ctrl_c_of_a_gauntlet_is_clean_every_time(tmp_path: Path) -> None:
 
 
 def _below(pid: int) -> set[int]:
-    procs = list(live_processes())
-    out, todo = set(), [pid]
-    while todo:
-        parent = todo.pop()
-        kids = {p for p, ppid, _ in procs if ppid == parent}
-        out |= kids
-        todo += kids
-    return out
+    """Every process below `pid` (the sandbox's own /proc walk)."""
+    return set(process_tree(pid)) - {pid}
 
 
 def test_sigterm_stops_a_gauntlet_as_ctrl_c_does(tmp_path: Path) -> None:
