@@ -24,7 +24,7 @@ from arena.game import Rules
 from arena.referee.secrecy import bot_seed
 
 from .conftest import level_params
-from .redeal import candidates, first_hand, redeals, seen_lines
+from .redeal import candidates, first_hand, redeals, seen_lines, whole_deal
 from .test_adversaries import leftovers
 
 HERE = Path(__file__).resolve().parent
@@ -40,8 +40,19 @@ def test_the_search_finds_a_seed_that_is_there() -> None:
     hand = first_hand(rules, seed, 0)
     for seen in ({"match_id": f"play-{seed}"}, {"path": f"/tmp/x{seed}99/sock"},
                  {"n": seed}, {"env": {"X": f"{seed:x}"}}):
-        assert redeals(candidates(seen), rules, 0, hand) == [seed], seen
-    assert redeals({seed - 1, seed + 1, 11, 0}, rules, 0, hand) == []
+        assert redeals(candidates(seen), rules, 0, hand, seed) == [seed], seen
+    assert redeals({seed - 1, seed + 1, 11, 0}, rules, 0, hand, seed) == []
+
+
+def test_a_seed_that_deals_only_the_same_hand_is_not_a_redeal() -> None:
+    """Seeds 790 and 2287 deal seat 0 the same seven cards and the others
+    different ones (a coincidence of one in 346,104 a seed): to a bot
+    holding 790's hand, 2287 is no redeal, as it tells nothing of the rest."""
+    rules = Rules.preset("standard")
+    hand = first_hand(rules, 790, 0)
+    assert first_hand(rules, 2287, 0) == hand
+    assert whole_deal(rules, 2287) != whole_deal(rules, 790)
+    assert redeals({2287, 790}, rules, 0, hand, 790) == [790]
 
 
 def test_bot_seeds_are_keyed_not_derived_from_the_deal_seed() -> None:
@@ -101,4 +112,4 @@ def test_nothing_a_bot_sees_redeals_its_match(tmp_path: Path, level: str) -> Non
     found = candidates(seen)
     assert len(found) > 100  # it did see numbers: the socket path, its seed, the observations
     assert seed not in found
-    assert redeals(found, rules, 0, hand) == []
+    assert redeals(found, rules, 0, hand, seed) == []

@@ -101,7 +101,7 @@ def test_a_tournament_seed_stays_secret_and_new_versions_get_unseen_deals(tmp_pa
         assert str(seed) not in text and str(deal_seed) not in text and match_id in text
         found = candidates(seen)
         assert seed not in found and deal_seed not in found
-        assert redeals(found, rules, seat, hand) == [], match_id
+        assert redeals(found, rules, seat, hand, deal_seed) == [], match_id
     assert leftovers(tmp_path) == []
 
     # Published: the seed with its salt (every planned match is finished), and
