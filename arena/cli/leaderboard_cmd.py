@@ -19,6 +19,7 @@ def _table(folder: Path, reveal: bool = False) -> object:
     from arena.tournament.config import TournamentConfigError, load_config
     from arena.tournament.fingerprint import FingerprintError
     from arena.tournament.registry import RegistryError
+    from arena.tournament.secrecy import mark_revealed
     from arena.tournament.standings import build
     from arena.tournament.store import Store, StoreError
 
@@ -29,7 +30,11 @@ def _table(folder: Path, reveal: bool = False) -> object:
             raise TournamentConfigError(
                 f"{config.store_path}: no results yet (run `arena tournament run {folder}`)")
         with Store(config.store_path) as store:
-            return build(config, store, reveal)
+            table = build(config, store, reveal)
+            if table.seed is not None and table.seed.seed is not None:
+                # Shown now: the versions registered from here on may know it.
+                mark_revealed(store, max((b.id for b in store.bots()), default=0))
+            return table
     except (TournamentConfigError, StoreError, FingerprintError, RegistryError) as exc:
         raise _fail(str(exc)) from None
 

@@ -19,7 +19,7 @@ from arena.tournament import adaptive, fingerprint, ratings, registry, schedule
 from arena.tournament.config import TournamentConfig
 from arena.tournament.executors import Executor, Outcome
 from arena.tournament.match_settings import REPLAYS_DIR
-from arena.tournament.secrecy import match_key, salt
+from arena.tournament.secrecy import match_key, revealed_after, salt
 from arena.tournament.store import BotRow, MatchRow, Store
 
 
@@ -63,10 +63,35 @@ def prepare(config: TournamentConfig, store: Store) -> Field:
     salt(store)  # the seed commitment's salt, fixed before any match is played
     bots = tuple(registry.sync_field(config, store))
     planned = tuple(plan_field(config, bots, store))
+    refuse_after_reveal(config, bots, planned, store)
     store.plan((m.match_id, m.set_no, m.table_no, m.order_no, m.seed,
                 [bots[i].id for i in m.bots]) for m in planned)
     store.set_meta("name", config.name)
     return Field(bots, planned)
+
+
+def refuse_after_reveal(config: TournamentConfig, bots: Sequence[BotRow],
+                        planned: Sequence[schedule.PlannedMatch], store: Store) -> None:
+    """Once the seed is published (secrecy.mark_revealed) it deals nothing
+    new to a bot version registered since: its author could have read the
+    seed and dealt every hand of its matches (schedule.deal_seed is public).
+    Refuses (TournamentError) before any such match is planned."""
+    known = revealed_after(store)
+    if known is None:
+        return
+    late = {i for m in planned for i in m.bots if bots[i].id > known}
+    if not late:
+        return
+    finished = {r.match_id for r in store.matches({m.match_id for m in planned})
+                if r.status == "finished"}
+    todo = [m for m in planned if m.match_id not in finished and late & set(m.bots)]
+    if todo:
+        names = " and ".join(sorted(f"{bots[i].name} {bots[i].version}" for i in late))
+        raise TournamentError(
+            f"{Path(config.root) / 'tournament.toml'}: the tournament seed was published "
+            f"(arena leaderboard) before {names} joined; the {len(todo)} matches to play "
+            "would be dealt from that seed, and anyone could deal every hand: play new bots "
+            "and versions in a new tournament folder (arena tournament new)")
 
 
 def plan_field(config: TournamentConfig, bots: Sequence[BotRow],

@@ -13,6 +13,12 @@ SHA-256("<salt>:<seed>") from the first publication on. The seed and the
 salt are published only once every planned match is finished (or with
 `--reveal`); anyone can then check the commitment and re-deal every match.
 The salt keeps a short seed from being found by hashing candidates.
+
+Once the seed is out, every deal it derives is public: the store remembers
+the reveal (`mark_revealed`: the last bot version registered by then), and
+a run refuses the matches of versions registered since (`revealed_after`),
+whose authors could have dealt all their hands from the published seed.
+Versions registered before the reveal were written without knowing it.
 """
 
 from __future__ import annotations
@@ -24,6 +30,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 SALT_KEY = "seed_salt"  # the store's meta key
+# The store's meta key of the reveal: the id of the last bot version
+# registered when the seed was first shown (leaderboard show or publish).
+REVEALED_KEY = "seed_revealed_after_bot"
 
 def match_key(tournament_seed: int, match_id: str) -> str:
     """The key of a tournament match's bot seeds (MatchSpec.key): reproducible
@@ -67,3 +76,17 @@ def disclose(store: _Meta, tournament_seed: int, finished: bool, reveal: bool) -
     if finished or reveal:
         return SeedDisclosure(commitment(s, tournament_seed), tournament_seed, s)
     return SeedDisclosure(commitment(s, tournament_seed))
+
+
+def mark_revealed(store: _Meta, last_bot_id: int) -> None:
+    """The seed has been shown: versions registered after `last_bot_id`
+    may have been written by someone who knows it. The first reveal counts."""
+    if not store.get_meta(REVEALED_KEY):
+        store.set_meta(REVEALED_KEY, str(last_bot_id))
+
+
+def revealed_after(store: _Meta) -> int | None:
+    """The last bot id registered before the seed was shown; None if it
+    has not been shown."""
+    value = store.get_meta(REVEALED_KEY)
+    return int(value) if value else None

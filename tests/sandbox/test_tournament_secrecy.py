@@ -9,6 +9,7 @@ anything it saw, in any of its matches, is the tournament seed or a deal
 seed or deals its hand. Then its author reads the finished matches'
 replays and ships a new version that knows every hand dealt there: it is
 never dealt one of them (new_version_deals = "auto" with replays kept).
+Once the seed is published, a version shipped after it is refused.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from clihelp import cli_ok
+from clihelp import cli, cli_ok, refused
 
 from arena.game import Rules
 from arena.sandbox import available_levels
@@ -104,12 +105,6 @@ def test_a_tournament_seed_stays_secret_and_new_versions_get_unseen_deals(tmp_pa
         assert redeals(found, rules, seat, hand, deal_seed) == [], match_id
     assert leftovers(tmp_path) == []
 
-    # Published: the seed with its salt (every planned match is finished), and
-    # the commitment it matches.
-    _run("leaderboard", "publish", str(folder), "--out", str(tmp_path / "board"), cwd=tmp_path)
-    published = json.loads((tmp_path / "board" / "leaderboard.json").read_text())["seed"]
-    assert published["seed"] == seed
-
     # The author reads every replay and ships a version that knows those hands.
     known = []
     for replay in (folder / "replays").glob("*.jsonl"):
@@ -129,3 +124,15 @@ def test_a_tournament_seed_stays_secret_and_new_versions_get_unseen_deals(tmp_pa
     for row in second.values():
         assert all(first_hand(rules, row.seed, s) not in known for s in range(3))
     assert leftovers(tmp_path) == []
+
+    # Published: the seed with its salt (every planned match is finished).
+    # From it anyone deals every match to come, fresh seeds included
+    # (schedule.deal_seed is public): a version shipped after it is refused.
+    _run("leaderboard", "publish", str(folder), "--out", str(tmp_path / "board"), cwd=tmp_path)
+    published = json.loads((tmp_path / "board" / "leaderboard.json").read_text())["seed"]
+    assert published["seed"] == seed
+    (bots[0] / "attack.json").write_text(json.dumps({"fault": True, "seed": seed}))
+    refused(cli("tournament", "run", str(folder), "-q", cwd=tmp_path),
+            "the tournament seed was published (arena leaderboard) before seed-snoop 1 joined")
+    with Store(folder / "tournament.sqlite") as store:
+        assert {r.match_id for r in store.matches()} == set(first) | set(second)

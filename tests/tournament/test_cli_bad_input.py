@@ -50,8 +50,7 @@ def test_real_tournament_settings_bots_and_removed_sources(tmp_path: Path) -> No
     assert err.startswith("warning: ") and err.index("seed 3 is short") < err.index("0/6 matches"), err
     before = dump(folder)
     board = tmp_path / "board"
-    assert cli("leaderboard", "publish", folder, "--out", board).returncode == 0
-    reference = (board / "leaderboard.md").read_text()
+    # (Not published yet: a published seed would refuse the bots added below.)
 
     write(folder, bots, seed=4)  # a changed seed: every command refuses, nothing changes
     for args in (("tournament", "run", folder), ("tournament", "status", folder),
@@ -107,6 +106,19 @@ def test_real_tournament_settings_bots_and_removed_sources(tmp_path: Path) -> No
     assert lines[6].startswith("  rc 1.0.0 [") and lines[3].startswith("  rc 1.0.0 ["), lines
     assert lines[3] != lines[6]  # two contents of rc 1.0.0, by their hashes
 
+    # Published with every planned match finished, the seed is public: a bot
+    # added now would be dealt from it, its author knowing every hand.
+    assert "seed revealed: 3" in cli("leaderboard", "publish", folder, "--out", board).stdout
+    published = dump(folder)
+    write(folder, [random_bot(tmp_path, "re"), tmp_path / "ra", *bots])
+    refused(cli("tournament", "run", folder), "tournament.toml: the tournament seed was "
+            "published (arena leaderboard) before re 1.0.0 joined; the 36 matches to play would "
+            "be dealt from that seed, and anyone could deal every hand: play new bots and "
+            "versions in a new tournament folder (arena tournament new)")
+    assert [line for line in dump(folder) if 'INTO "matches"' in line] == [
+        line for line in published if 'INTO "matches"' in line]  # nothing planned, none played
+    write(folder, [tmp_path / "ra", *bots])
+
     # reading results needs no source folder: the bots play from snapshots
     for bot in (*bots, tmp_path / "ra"):
         shutil.rmtree(bot)
@@ -114,7 +126,7 @@ def test_real_tournament_settings_bots_and_removed_sources(tmp_path: Path) -> No
     shown = cli("leaderboard", "show", folder)
     assert shown.returncode == 0 and "24 of 24 matches" in shown.stdout
     assert cli("leaderboard", "publish", folder, "--out", board).returncode == 0
-    assert reference != (board / "leaderboard.md").read_text()  # 4 bots now
+    assert "| ra |" in (board / "leaderboard.md").read_text()  # 4 bots now
     refused(cli("tournament", "run", folder), "key 'bots[0]'")  # playing needs them
 
 

@@ -365,6 +365,48 @@ def test_the_seed_is_committed_first_and_published_when_every_match_is_finished(
     assert f"seed revealed: {seed}" in said
 
 
+def test_a_published_seed_deals_nothing_to_bots_that_join_after_it(
+        four, make_bot, make_tournament) -> None:
+    """Every deal seed derives from the tournament seed by public code, so
+    once `leaderboard publish` has printed the seed (every planned match
+    finished), the author of a bot added later could deal every hand of its
+    matches. A run then refuses those matches, one line, nothing planned;
+    a new version of a listed bot likewise. Matches of versions registered
+    before the reveal (written without knowing the seed) still play."""
+    from typer.testing import CliRunner
+
+    from arena.cli import app
+
+    folder = make_tournament(four[:3], seed=2**62 + 5)
+    with pytest.raises(KeyboardInterrupt):
+        run(folder, Inline(stop_after=2))
+    early = CliRunner().invoke(app, ["leaderboard", "publish", str(folder), "--reveal",
+                                     "--no-site", "--out", str(folder / "board")])
+    assert early.exit_code == 0 and "seed revealed" in early.output, early.output
+    assert run(folder).played == 4  # the old versions' matches: their code predates the reveal
+    config = load_config(folder)
+    with Store(config.store_path) as store:
+        stored = {r.match_id: r.status for r in store.matches()}
+    assert len(stored) == 6 and set(stored.values()) == {"finished"}
+
+    add_bot(config, four[3])  # arena bot add, after the seed was published
+    with pytest.raises(coordinator.TournamentError) as refused:
+        run(folder)
+    message = str(refused.value)
+    assert "\n" not in message and "tournament seed was published" in message
+    assert "best 1.0 joined" in message and "the 18 matches to play" in message
+    with Store(config.store_path) as store:
+        assert {r.match_id: r.status for r in store.matches()} == stored  # nothing planned
+
+    folder2 = make_tournament(four[:3], name="t2", seed=2**62 + 6)
+    run(folder2)
+    shown = CliRunner().invoke(app, ["leaderboard", "show", str(folder2)])
+    assert shown.exit_code == 0 and str(2**62 + 6) in shown.output  # show prints it too
+    make_bot("weak", "strength 5", version="2.0")  # a listed bot changes: a new version
+    with pytest.raises(coordinator.TournamentError, match=r"before weak 2\.0 joined"):
+        run(folder2)
+
+
 @pytest.mark.parametrize(("mode", "fresh"), [("auto", True), ("fresh", True), ("same", False)])
 def test_a_new_version_gets_deals_no_one_has_seen(four, make_bot, make_tournament, mode: str,
                                                   fresh: bool) -> None:
