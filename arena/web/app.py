@@ -97,9 +97,13 @@ def _viewer(value: str, seats: int) -> int | None:
 
 
 def inline_json(data: bytes) -> str:
-    """JSON bytes as the text of a <script type="application/json">: no "</"
-    can close the element early (a bot name may hold one)."""
-    return data.decode("utf-8").replace("</", "<\\/")
+    """JSON bytes as the text of a <script type="application/json">, with no
+    "<" at all: a "</script" would close the element early, and a "<!--"
+    followed by "<script" (a person's name in the lobby may hold both) puts
+    the HTML parser where the closing tag no longer closes it, swallowing the
+    page's own scripts. In JSON a "<" is only ever inside a string, where
+    "\\u003c" is the same character."""
+    return data.decode("utf-8").replace("<", "\\u003c")
 
 
 def _inline(path: Path, viewer: int | None) -> dict[str, str]:

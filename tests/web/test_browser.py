@@ -217,3 +217,25 @@ def test_no_horizontal_overflow_at_1280_and_390(stored: Path, shots: Path) -> No
                 page.screenshot(path=str(shots / f"{name}-{width}.png"), full_page=True)
             page.close()
     print(f"screenshots: {shots}")
+
+
+def test_a_name_that_opens_an_html_comment_does_not_break_the_player(tmp_path: Path) -> None:
+    """A person's name is free text (the lobby, `arena play human:NAME`): one
+    holding "<!--<script>" once put the HTML parser, inside the player's
+    inline data, where its closing tag no longer closed it, and the page's
+    own script was swallowed (the player never drew). Served and exported,
+    the player draws, and shows the name as text."""
+    name = "<!--<script>x"
+    path = tmp_path / "people.jsonl"
+    write_replay(path, Rules.preset("standard").replace(max_deals=1), seed=5,
+                 bots=[("greedy", "1.0"), (name, "human"), ("random", "1.0")])
+    out = tmp_path / "people.html"
+    cli_ok("replay", "html", path, "-o", out, cwd=None, timeout=120)
+    assert "<!--" not in out.read_text().split('id="data-all">', 1)[1].split("</script>")[0]
+    with serve([path]) as base, browser() as b:
+        page = b.new_page(viewport={"width": 1280, "height": 900})
+        for url in (f"{base}/r/people?view=all&step=3", f"{out.as_uri()}?view=all&step=3"):
+            open_player(page, url)
+            names = page.locator(".seat-name").all_inner_texts()
+            assert f"1: {name}" in names, (url, names)
+            assert len(table_cards(page)["all"]) > 0
