@@ -62,7 +62,7 @@ def whole_deal(rules: Rules, seed: int) -> list[list[str]]:
     """Every seat's first hand and the talon, as the seed deals them."""
     game = new_game(rules, seed=seed)
     hands = [sorted(str(c) for c in game.hand(s)) for s in range(game.players)]
-    return hands + [sorted(str(c) for c in game.talon)]
+    return [*hands, sorted(str(c) for c in game.talon)]
 
 
 def redeals(seeds: Iterable[int], rules: Rules, seat: int, hand: list[str],
