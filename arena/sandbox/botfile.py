@@ -32,7 +32,10 @@ _KNOWN_KEYS = frozenset({"name", "version", "language", "run", "image", "protoco
 PROTOCOLS = ("grpc", "stdio")
 # How a stdio bot is started: the bridge (the arena's own code, run by the
 # arena's interpreter: `python3` at every level) runs the bot's command.
-BRIDGE = ("python3", "-m", "arena.bridge.stdio")
+# -P: `-m` would put the working directory, the bot's folder, first on the
+# bridge's sys.path, and a file of the bot's named like a module the bridge
+# imports (queue.py, json.py, an `arena/` of its own) would replace it.
+BRIDGE = ("python3", "-P", "-m", "arena.bridge.stdio")
 # Files never part of a bot's identity (build output, caches, VCS).
 _IGNORED_DIRS = frozenset({"__pycache__", ".git", ".mypy_cache", ".pytest_cache"})
 

@@ -134,3 +134,25 @@ def test_a_late_stdio_bot_times_out_and_an_exiting_one_crashes(tmp_path: Path) -
     assert seat.status == "forfeit" and dict(seat.faults)["crash"] == 1
     assert "decision 3" in seat.fault_log[0], seat.fault_log
     assert "exiting with status 3" in Path(seat.log_path).read_text()
+
+
+@pytest.mark.parametrize("at_level", levels(), indirect=True)
+def test_files_of_the_bot_named_like_modules_do_not_replace_the_bridge(
+        at_level: str, tmp_path: Path) -> None:
+    """The bridge runs with the bot's folder as its working directory; with
+    `python3 -m` that folder came first on the bridge's sys.path, so a bot
+    that kept a queue.py, json.py or an arena/ of its own (its program never
+    importing them) could not start: `exited with status 1 before
+    connecting`. The bridge imports nothing from the bot's folder."""
+    folder = stdio_bot(tmp_path, "passive").path
+    for name in ("queue.py", "json.py", "argparse.py", "arena/__init__.py"):
+        (Path(folder) / name).parent.mkdir(exist_ok=True)
+        (Path(folder) / name).write_text(f'raise SystemExit("the bot\'s own {name} ran")\n')
+    # The bot's own bot.py imports json too: run it so that it does not see them.
+    toml = Path(folder) / "bot.toml"
+    toml.write_text(toml.read_text().replace('"python3", "bot.py"', '"python3", "-P", "bot.py"'))
+    if at_level == "docker":
+        toml.write_text(toml.read_text() + 'image = "arena-shell:1"\n')
+    done = cli("bot", "check", folder, "--sandbox", at_level, "--deals", "1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "the bot's own" not in done.stdout and "result: ok" in done.stdout
