@@ -16,6 +16,7 @@ from pathlib import Path
 
 from arena.sandbox.botfile import BotFileError, BotSpec, folder_hash, load_bot, missing_program
 from arena.tournament.config import CONFIG_NAME, TournamentConfig
+from arena.tournament.secrecy import revealed_after
 from arena.tournament.store import BotRow, Store
 
 BOTS_DIR = "bots"
@@ -109,13 +110,28 @@ def add_bot(config: TournamentConfig, bot_path: str | os.PathLike[str],
                 f"{Path(config.root) / CONFIG_NAME} (bots[{i}]), and every run plays that "
                 "folder's content; change that folder, or remove it from the list and add "
                 "the bot with `arena bot add`")
-    if validate is not None and not _known(config, spec):
+    known = _known(config, spec)
+    if not known and _seed_published(config):
+        raise RegistryError(
+            f"{bot_path}: refused: the seed of {Path(config.root)} was published (arena "
+            "leaderboard), and a bot added now would be dealt from it, anyone dealing every "
+            "hand: add it to a new tournament folder (arena tournament new)")
+    if validate is not None and not known:
         problem = validate(spec)
         if problem:
             raise RegistryError(f"{bot_path}: refused, the validation match failed: {problem}")
     root = Path(config.root)
     with Store(config.store_path) as store:
         return register(store, spec, root, "submitted")
+
+
+def _seed_published(config: TournamentConfig) -> bool:
+    """The tournament seed was shown (secrecy.mark_revealed): the runs refuse
+    versions registered since (coordinator.refuse_after_reveal)."""
+    if not config.store_path.exists():
+        return False
+    with Store(config.store_path) as store:
+        return revealed_after(store) is not None
 
 
 def _known(config: TournamentConfig, spec: BotSpec) -> bool:

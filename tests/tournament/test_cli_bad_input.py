@@ -110,7 +110,10 @@ def test_real_tournament_settings_bots_and_removed_sources(tmp_path: Path) -> No
     # added now would be dealt from it, its author knowing every hand.
     assert "seed revealed: 3" in cli("leaderboard", "publish", folder, "--out", board).stdout
     published = dump(folder)
-    write(folder, [random_bot(tmp_path, "re"), tmp_path / "ra", *bots])
+    refused(cli("bot", "add", folder, random_bot(tmp_path, "re")),
+            "re: refused: the seed of ")  # before its validation match: nothing stored
+    assert dump(folder) == published and not (folder / "bots" / "re").exists()
+    write(folder, [tmp_path / "re", tmp_path / "ra", *bots])
     refused(cli("tournament", "run", folder), "tournament.toml: the tournament seed was "
             "published (arena leaderboard) before re 1.0.0 joined; the 36 matches to play would "
             "be dealt from that seed, and anyone could deal every hand: play new bots and "

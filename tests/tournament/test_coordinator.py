@@ -389,7 +389,9 @@ def test_a_published_seed_deals_nothing_to_bots_that_join_after_it(
         stored = {r.match_id: r.status for r in store.matches()}
     assert len(stored) == 6 and set(stored.values()) == {"finished"}
 
-    add_bot(config, four[3])  # arena bot add, after the seed was published
+    with pytest.raises(RegistryError, match="a bot added now would be dealt from it"):
+        add_bot(config, four[3])  # arena bot add, after the seed was published
+    make_tournament(four, seed=2**62 + 5)  # the fourth bot listed instead
     with pytest.raises(coordinator.TournamentError) as refused:
         run(folder)
     message = str(refused.value)
