@@ -165,8 +165,16 @@ async def _form(request: Request) -> dict[str, str] | None:
 
 
 async def _form_lists(request: Request) -> dict[str, list[str]] | None:
-    """As _form, every value of each field (a group of checkboxes posts several)."""
-    body = await request.body()
-    if len(body) > FORM_LIMIT:
+    """As _form, every value of each field (a group of checkboxes posts several).
+    Read no further than FORM_LIMIT: anyone who reaches the lobby may post,
+    and a body read whole first (a gigabyte, say) would be held in the memory
+    of the process whose loop also runs the games' referees."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > FORM_LIMIT:
         return None
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > FORM_LIMIT:
+            return None
     return parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)

@@ -46,6 +46,60 @@ def test_games_waiting_at_once_are_bounded(tmp_path: Path) -> None:
         proc.communicate(timeout=30)
 
 
+def _serve_lobby(tmp_path: Path) -> tuple[subprocess.Popen[str], int]:
+    proc = subprocess.Popen([str(ARENA), "serve", "--lobby", "--data", str(tmp_path / "lobby"),
+                             "--port", "0"], cwd=tmp_path, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    m = re.search(r"serving on http://127\.0\.0\.1:(\d+)/", proc.stdout.readline())
+    assert m
+    return proc, int(m.group(1))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("framing", ["length", "chunked"])
+def test_a_form_over_the_limit_is_refused_before_it_is_read_whole(
+        tmp_path: Path, framing: str) -> None:
+    """The server used to read a posted body whole before it looked at its
+    size: a gigabyte posted to /lobby/games was held in the memory of the
+    process that also runs the games' referees (a 300 MB post took its peak
+    from 65 to 650 MB). Now it answers 413 once FORM_LIMIT is passed: here
+    while the client has sent only the first part of what it announced
+    (a whole gigabyte by Content-Length, or chunks without end), which it
+    would otherwise wait for, and the lobby serves on."""
+    import socket
+
+    from arena.web.lobby.routes import FORM_LIMIT
+
+    proc, port = _serve_lobby(tmp_path)
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+            head = "POST /lobby/games HTTP/1.1\r\nHost: x\r\n" \
+                   "Content-Type: application/x-www-form-urlencoded\r\n"
+            part = b"a" * (4 * FORM_LIMIT)
+            if framing == "length":
+                sock.sendall(f"{head}Content-Length: {2**30}\r\n\r\n".encode() + part)
+            else:
+                sock.sendall(f"{head}Transfer-Encoding: chunked\r\n\r\n".encode())
+                for _ in range(4):  # and never the last, empty chunk
+                    sock.sendall(f"{FORM_LIMIT:x}\r\n".encode() + part[:FORM_LIMIT] + b"\r\n")
+            answer = b""
+            while b"</html>" not in answer:
+                data = sock.recv(65536)
+                if not data:
+                    break
+                answer += data
+        assert answer.startswith(b"HTTP/1.1 413 "), answer[:200]
+        assert b"The form is too large." in answer
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request("GET", "/lobby")
+        assert conn.getresponse().status == 200
+        conn.close()
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
+
+
 @pytest.mark.parametrize("damage", ["garbage", "torn"])
 def test_a_damaged_lobby_store_is_one_line_and_exit_2(tmp_path: Path, damage: str) -> None:
     from arena.web.lobby.store import LobbyStore
