@@ -37,6 +37,12 @@ PERSON = "person"
 # second on the loop that also runs the playing games' referees (their bots'
 # clocks), and nothing ends a game nobody joins.
 WAITING_LIMIT = 32
+# Games played at once. Each runs its bots (processes or containers) and its
+# referee on this server's loop and CPUs; a game whose people are all there
+# beyond this waits, "queued", its clocks not yet running, for one to end.
+# Without it, anyone could create games and join them by script until the
+# machine ran out of processes (a waiting game that starts frees its slot).
+PLAYING_LIMIT = 4
 
 
 class GameError(ValueError):
@@ -90,6 +96,7 @@ class Lobby:
         self.store = LobbyStore(config.folder / "lobby.sqlite")
         self.store.interrupted()
         self.games: dict[str, LobbyGame] = {}
+        self._freed = asyncio.Event()       # set when a game stops playing
         self.players: dict[str, str] = {}   # game id -> its replay in the player
         for g in self.store.games(limit=10_000):
             if g["status"] == "finished":
@@ -112,7 +119,7 @@ class Lobby:
         `per_move` (the bank stays the server's)."""
         from arena.referee.match import MatchSetupError, build_rules
 
-        waiting = sum(1 for g in self.games.values() if g.status == "waiting")
+        waiting = sum(1 for g in self.games.values() if g.status in ("waiting", "starting", "queued"))
         if waiting >= WAITING_LIMIT:
             raise GameError(f"{waiting} games are waiting for their people already (at most "
                             f"{WAITING_LIMIT} at once): start one, or let one be played first")
@@ -187,6 +194,11 @@ class Lobby:
         try:
             while game.status == "waiting" and not all(h.joined and h.connected for h in game.humans):
                 await _wait_any(game)
+            while sum(1 for g in self.games.values() if g.status == "playing") >= PLAYING_LIMIT:
+                game.status = "queued"
+                self._freed.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._freed.wait(), timeout=1.0)
             game.status = "playing"
             self.store.set_status(game.id, "playing")
             (self.config.folder / "replays").mkdir(exist_ok=True)
@@ -213,6 +225,8 @@ class Lobby:
             game.status, game.error = "failed", str(exc)
             log.warning("game %s failed: %s", game.id, exc)
             self.store.set_status(game.id, "failed", str(exc))
+        finally:
+            self._freed.set()
 
     async def close(self) -> None:
         tasks = [g.task for g in self.games.values() if g.task is not None and not g.task.done()]
