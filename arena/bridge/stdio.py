@@ -162,7 +162,10 @@ def main(argv: list[str] | None = None) -> int:
                 except (BrokenPipeError, ValueError):
                     pass  # it exited: its reader ends the stream
         except grpc.RpcError as exc:
-            print(f"arena stdio bridge: the stream ended: {exc.code().name}", file=sys.stderr)
+            # After match_end the referee closes the seat's listener, and the
+            # call may end UNAVAILABLE: the match is over, nothing to tell.
+            if not ended:
+                print(f"arena stdio bridge: the stream ended: {exc.code().name}", file=sys.stderr)
     with contextlib.suppress(BrokenPipeError):
         bot.stdin.close()
     try:

@@ -123,6 +123,7 @@ def test_bad_lines_are_malformed_faults_like_any_garbage(tmp_path: Path) -> None
     for n in (1, 2, 3, 4):
         assert f"arena stdio bridge: line {n + 1} of the bot's output is not a BotMessage" in log
     assert "a line over 65536 bytes" in log
+    assert "the stream ended" not in log  # it played to match_end: nothing went wrong then
 
 
 def test_a_late_stdio_bot_times_out_and_an_exiting_one_crashes(tmp_path: Path) -> None:
