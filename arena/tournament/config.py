@@ -33,7 +33,7 @@ _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 _TOP_KEYS = frozenset({
     "name", "description", "seed", "bots", "duplicate_sets", "schedule", "concurrency",
     "cpu_slots", "executor", "dask_address", "sandbox", "replays", "bootstrap", "rules",
-    "time_control", "faults", "limits", "stop", "new_version_deals",
+    "time_control", "faults", "limits", "stop", "new_version_deals", "seed_public",
 })
 NEW_VERSION_DEALS: tuple[str, ...] = ("auto", "fresh", "same")
 STOPS: tuple[str, ...] = ("fixed", "settled")
@@ -81,6 +81,10 @@ class TournamentConfig:
     # A new version of a bot: fresh deals where the old one's may be public
     # ("auto": when replays are kept), or the same deals (comparable).
     new_version_deals: str = "auto"
+    # The seed is public on purpose (a demo such as tournaments/sample, its
+    # seed in a committed tournament.toml): its publication refuses no
+    # newcomer (coordinator.refuse_after_reveal), there being nothing to keep.
+    seed_public: bool = False
 
     @property
     def fresh_deals(self) -> bool:
@@ -178,6 +182,7 @@ def parse_config(data: dict[str, Any], root: Path, where: str,
     if new_version_deals not in NEW_VERSION_DEALS:
         raise fail("new_version_deals", f"unknown value {new_version_deals!r} "
                    f"(choose {', '.join(NEW_VERSION_DEALS)})")
+    seed_public = get("seed_public", bool, False)
     stop = get("stop", str, "fixed")
     if stop not in STOPS:
         raise fail("stop", f"unknown stop {stop!r} (choose {', '.join(STOPS)})")
@@ -223,6 +228,7 @@ def parse_config(data: dict[str, Any], root: Path, where: str,
                             time_control=time_control, fault_policy=fault_policy,
                             limits=limits, sandbox=sandbox, replays=replays),
         description=description, stop=stop, new_version_deals=new_version_deals,
+        seed_public=seed_public,
     )
 
 

@@ -77,7 +77,7 @@ def refuse_after_reveal(config: TournamentConfig, bots: Sequence[BotRow],
     seed and dealt every hand of its matches (schedule.deal_seed is public).
     Refuses (TournamentError) before any such match is planned."""
     known = revealed_after(store)
-    if known is None:
+    if known is None or config.seed_public:
         return
     late = {i for m in planned for i in m.bots if bots[i].id > known}
     if not late:

@@ -17,7 +17,7 @@ Not in it (they may change between runs):
   the bots and duplicate_sets (they extend the tournament: new tables, new
   sets), schedule (which tables are played; a table's matches are the same
   in any design), concurrency, cpu_slots, executor, dask_address, replays,
-  bootstrap, stop (which planned sets are played), name, description, and sandbox: with `auto` the level already
+  bootstrap, stop (which planned sets are played), name, description, seed_public, and sandbox: with `auto` the level already
   depends on the machine (Dask workers may differ), the level each seat
   really ran at is stored and shown on the leaderboard, and a machine that
   loses docker must be able to go on at bwrap.

@@ -128,7 +128,7 @@ def add_bot(config: TournamentConfig, bot_path: str | os.PathLike[str],
 def _seed_published(config: TournamentConfig) -> bool:
     """The tournament seed was shown (secrecy.mark_revealed): the runs refuse
     versions registered since (coordinator.refuse_after_reveal)."""
-    if not config.store_path.exists():
+    if config.seed_public or not config.store_path.exists():
         return False
     with Store(config.store_path) as store:
         return revealed_after(store) is not None

@@ -408,6 +408,12 @@ def test_a_published_seed_deals_nothing_to_bots_that_join_after_it(
     with pytest.raises(coordinator.TournamentError, match=r"before weak 2\.0 joined"):
         run(folder2)
 
+    # A demo whose seed is public anyway (tournaments/sample) says so: nothing to keep.
+    make_tournament(four[:3], name="t2", seed=2**62 + 6, extra="seed_public = true")
+    assert run(folder2).played == 6  # weak 2.0's tables
+    add_bot(load_config(folder2), four[3])
+    assert run(folder2).played == 18
+
 
 @pytest.mark.parametrize(("mode", "fresh"), [("auto", True), ("fresh", True), ("same", False)])
 def test_a_new_version_gets_deals_no_one_has_seen(four, make_bot, make_tournament, mode: str,
