@@ -45,10 +45,11 @@ def first_line(out: bytes, pid: int) -> bool:
 
 def stopped(args: list[str], when: Moment, last: str) -> None:
     code, out = in_terminal(args, when)
-    assert code == 130, (args, out.replace("\r\n", "\n"))
-    assert not any(word in out for word in NOISE), (args, out)
+    shown = f"{args}: exit status {code}, output:\n{out}"  # a string: shown whole
+    assert code == 130, shown
+    assert not any(word in out for word in NOISE), shown
     lines = [line.strip() for line in out.replace("^C", "").splitlines() if line.strip()]
-    assert lines and lines[-1] == last, (args, out)
+    assert lines and lines[-1] == last, shown
 
 
 @pytest.fixture(autouse=True)

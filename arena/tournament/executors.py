@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import io
 import logging
 import multiprocessing
 import os
@@ -105,6 +106,7 @@ def _exit_with_parent(parent: int) -> None:
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
+        _quiet_stop()  # no run is left to print for: its terminal is not this worker's
         _leave()
 
     threading.Thread(target=watch, name="exit-with-worker", daemon=True).start()
@@ -171,11 +173,30 @@ def _sigint_held() -> Iterator[None]:
             handlers[first](first, frame)
 
 
+class _StderrToLog(io.TextIOBase):
+    """sys.stderr of a worker being stopped: what is written goes to the log."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if text.strip():
+            log.debug("worker stopping: %s", text.rstrip())
+        return len(text)
+
+
 def _quiet_stop() -> None:
     """Once this worker is being stopped, what Python can only report (a
     grpc server collected after its event loop closed, a coroutine the
     cancelled teardown never awaited) goes to the log, not to the terminal
-    it shares with the coordinator's last line."""
+    it shares with the coordinator's last line.
+
+    So does sys.stderr: the stop raises KeyboardInterrupt in the worker's
+    main thread (_leave), and where it lands outside the match (the pool's
+    own loop, between two tasks or while it pickles the match's end for the
+    coordinator), multiprocessing prints it with a traceback ("Process
+    SpawnProcess-1: ..."). The logging handlers keep the stream they were
+    made with: the match's errors still show."""
     import sys
     import warnings
 
@@ -184,6 +205,7 @@ def _quiet_stop() -> None:
                   unraisable.object, unraisable.exc_value)
 
     sys.unraisablehook = to_log
+    sys.stderr = _StderrToLog()
     warnings.filterwarnings("ignore", category=RuntimeWarning)
     # grpc's poller thread can still call into the closed loop of the match
     # it was serving ("Exception in callback PollerCompletionQueue...").
@@ -207,6 +229,11 @@ def _play_one(runner: Runner, spec: MatchSpec) -> MatchResult:
 
 def _on_sigterm(signum: int, frame: Any) -> None:
     global _STOPPING
+    if _STOPPING:
+        # The stop is under way. Acted on again, a second _leave raised a
+        # second KeyboardInterrupt into the teardown of the first (CI: in
+        # the pool's formatting of the first one's traceback, printed).
+        return
     _STOPPING = True
     _quiet_stop()
     if not _children():
@@ -254,6 +281,7 @@ class LocalPool:
         self._context = multiprocessing.get_context("spawn")
         self._slots = cpus.slots(self.workers) if pin_cpus else []
         self._generation = 0
+        self._terminated: set[int] = set()  # workers told to stop (terminate_workers)
         self._pool = self._new_pool()
 
     def _new_pool(self) -> ProcessPoolExecutor:
@@ -335,7 +363,12 @@ class LocalPool:
     def terminate_workers(self) -> None:
         """SIGTERM to every worker (the coordinator is being terminated): each
         stops the bots of its match and exits (_start_worker)."""
+        # Each worker once: the CLI's handler and the coordinator both stop
+        # the workers, and a worker's stop is under way from the first.
         for pid in list(getattr(self._pool, "_processes", None) or ()):
+            if pid in self._terminated:
+                continue
+            self._terminated.add(pid)
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGTERM)
 
