@@ -52,11 +52,15 @@ for _module in (rules_cmd, match_cmd, bot_cmd, tournament_cmd, gauntlet_cmd, lea
 
 
 def main() -> None:
+    from arena.cli.stopping import exiting, last_words
+
     try:
         # Not standalone: usage errors come here instead of being drawn in a box.
         code = app(standalone_mode=False, prog_name="arena")
-    except (typer.Abort, KeyboardInterrupt):  # Ctrl-C that no command turned into its own exit
-        raise SystemExit(130) from None
+    except (typer.Abort, KeyboardInterrupt) as exc:
+        # Ctrl-C (SIGTERM) that no command turned into its own exit, wherever
+        # it was raised: a run's one line if not said yet, and 130 (143).
+        raise SystemExit(last_words(exc)) from None
     except Exception as exc:
         if not _is_usage_error(exc):
             raise
@@ -66,6 +70,7 @@ def main() -> None:
         where = f"{ctx.command_path}: " if ctx is not None else ""
         typer.echo(f"error: {where}{exc.format_message()} (see --help)", err=True)  # type: ignore[attr-defined]
         raise SystemExit(2) from None
+    exiting()
     raise SystemExit(code if isinstance(code, int) else 0)
 
 

@@ -12,10 +12,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from arena.cli.checks import SEED_MAX
-from arena.cli.stopping import StopSignals, quiet_unraisable
+from arena.cli.stopping import RunStop
 
 if TYPE_CHECKING:
-    from arena.tournament.executors import Executor
     from arena.tournament.gauntlet import Settings, Verdict
 
 
@@ -148,20 +147,8 @@ def gauntlet(
         stop=stop, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
         max_sets=max_sets)
     shown = [-1]
-    made: list[Executor] = []
-
-    def executor() -> Executor:
-        made.append(make_executor("local", concurrency, quiet=quiet))
-        return made[-1]
-
-    def stop_workers() -> None:
-        for ex in made:
-            stop = getattr(ex, "terminate_workers", None)
-            if stop is not None:
-                stop()
-
     # Ctrl-C and SIGTERM as for `tournament run` (arena/cli/stopping.py).
-    signals = StopSignals(stop_workers)
+    signals = RunStop(lambda: make_executor("local", concurrency, quiet=quiet))
 
     def on_update(v: Verdict) -> None:
         signals.check()  # a stop whose exception a finalizer swallowed
@@ -176,15 +163,12 @@ def gauntlet(
         with signals, exclusive_run(request.root):
             store, prepared = gauntlet_run.open_store(request, bots, has_baseline)
             with store:
-                report = gauntlet_run.run(prepared, store, executor, on_update)
+                report = gauntlet_run.run(prepared, store, signals.executor, on_update)
             signals.check()
     except (GauntletError, RegistryError, StoreError, RunLocked, ExecutorError, OSError) as exc:
         raise _fail(str(exc)) from None
     except KeyboardInterrupt:
-        quiet_unraisable()
-        what, code = signals.words()
-        typer.echo(f"\n{what}: finished matches are stored; run again to resume", err=True)
-        raise typer.Exit(code) from None
+        raise signals.stopped_exit() from None
     for line in report.errors[:10]:
         typer.echo(f"match failed (played again on the next run): {line}", err=True)
     if as_json:
@@ -195,6 +179,7 @@ def gauntlet(
     else:
         typer.echo(verdict_line(prepared.settings, report.verdict, max_sets))
     sys.stdout.flush()
+    signals.finish()  # a signal while the verdict was printed: its line, after it
     if report.errors:
         raise typer.Exit(1)
 

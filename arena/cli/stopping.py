@@ -20,7 +20,10 @@ import sys
 import threading
 from collections.abc import Awaitable, Callable
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+
+if TYPE_CHECKING:  # imported lazily at run time: the CLI starts often
+    from arena.tournament.executors import Executor
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -103,6 +106,112 @@ class StopSignals:
     def words(self) -> tuple[str, int]:
         """What to say and the exit status, for the signal that stopped the run."""
         return ("terminated", 143) if self.signal == signal.SIGTERM else ("interrupted", 130)
+
+
+RUN_STOPPED = "finished matches are stored; run again to resume"
+
+
+class RunStop(StopSignals):
+    """StopSignals for the commands that play their matches on executors
+    (`tournament run`, `gauntlet`): the executors made through `executor()`
+    are told to stop their workers at the first signal (each worker stops
+    its match's bots and exits; finished matches are stored), and the
+    command ends with one line.
+
+    A signal after the run (while the command prints its summary, or as its
+    store closes) is noted, not raised: the summary is printed whole, then
+    `finish()` says the one line. A KeyboardInterrupt that escapes the
+    command all the same (raised where no handler of the command is: a
+    finalizer's, an exit's) gets that line from `arena.cli.main` (last_words)."""
+
+    def __init__(self, make: Callable[[], Executor]) -> None:
+        super().__init__(self._stop_workers)
+        self._make = make
+        self._made: list[Executor] = []
+        self.said = False
+
+    def executor(self) -> Executor:
+        self._made.append(self._make())
+        return self._made[-1]
+
+    def _stop_workers(self) -> None:
+        for made in self._made:
+            stop = getattr(made, "terminate_workers", None)
+            if stop is not None:
+                stop()
+
+    def __enter__(self) -> Self:
+        global _RUN
+        _RUN = self
+        return super().__enter__()
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if self.stopped or not self._previous:
+            return
+        # The run is over: from here to the command's end a signal is noted
+        # only (finish() acts on it), as in the run once its first came.
+        for signum in self._previous:
+            signal.signal(signum, self._note)
+
+    def _note(self, signum: int, frame: object) -> None:
+        if self.signal is None:
+            self.signal = signum
+            quiet_unraisable()
+
+    def stopped_exit(self) -> BaseException:
+        """Say the one line; the exit to raise, with the signal's status."""
+        import typer
+
+        for held in self._previous:
+            signal.signal(held, signal.SIG_IGN)
+        quiet_unraisable()
+        what, code = self.words()
+        if not self.said:
+            self.said = True
+            typer.echo(f"\n{what}: {RUN_STOPPED}", err=True)
+        return typer.Exit(code)
+
+    def finish(self) -> None:
+        """At the command's end: the one line and the exit if a signal came
+        after the run; else the handlers the run found."""
+        if self.stopped:
+            raise self.stopped_exit()
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
+
+
+_RUN: RunStop | None = None  # the run of this command, once it has started (last_words)
+
+
+def last_words(exc: BaseException) -> int:
+    """A KeyboardInterrupt (or typer.Abort) that escaped the command: the
+    exit status, and for a run, its one line if not said yet. Both signals
+    are ignored from here: the process is on its way out, and a second
+    Ctrl-C would break into the interpreter's exit with a traceback."""
+    exiting()
+    quiet_unraisable()
+    if not isinstance(exc, KeyboardInterrupt):  # click's Abort, raised from the KeyboardInterrupt
+        exc = exc.__cause__ or exc.__context__ or exc
+    if _RUN is not None:
+        if _RUN.signal is None:
+            _RUN.signal = signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT
+        if not _RUN.said:
+            _RUN.said = True
+            what, _ = _RUN.words()
+            print(f"\n{what}: {RUN_STOPPED}", file=sys.stderr, flush=True)
+        return _RUN.words()[1]
+    return 143 if isinstance(exc, Terminated) else 130
+
+
+def exiting() -> None:
+    """The command is done, the process on its way out: SIGINT and SIGTERM
+    ignored (in the main thread). A Ctrl-C now could only break into the
+    interpreter's exit (its atexit hooks join the pool's threads) and print
+    a traceback after the command's last line."""
+    if threading.current_thread() is threading.main_thread():
+        for held in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(held, signal.SIG_IGN)
 
 
 class OneMatchStop:

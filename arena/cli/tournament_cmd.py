@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from arena.cli.stopping import StopSignals, quiet_unraisable
+from arena.cli.stopping import RunStop
 
 if TYPE_CHECKING:  # imported lazily at run time: the CLI starts often
     from arena.tournament.config import TournamentConfig
@@ -107,7 +107,7 @@ def run(
     )
     from arena.tournament.coordinator import TournamentError, check_field
     from arena.tournament.coordinator import run as run_tournament
-    from arena.tournament.executors import Executor, ExecutorError, make_executor
+    from arena.tournament.executors import ExecutorError, make_executor
     from arena.tournament.fingerprint import FingerprintError
     from arena.tournament.progress import Progress
     from arena.tournament.registry import RegistryError
@@ -135,21 +135,9 @@ def run(
     workers = concurrency if concurrency is not None else config.concurrency
     pin = cpu_slots if cpu_slots is not None else config.cpu_slots
     progress: Progress | None = None
-    made: list[Executor] = []
-
-    def executor() -> Executor:
-        made.append(make_executor(kind, workers, address, quiet=quiet, pin_cpus=pin))
-        return made[-1]
-
-    def stop_workers() -> None:
-        # Ctrl-C or SIGTERM: the workers stop their matches' bots and exit;
-        # finished matches are stored.
-        for ex in made:
-            stop = getattr(ex, "terminate_workers", None)
-            if stop is not None:
-                stop()
-
-    signals = StopSignals(stop_workers)
+    # Ctrl-C and SIGTERM: the workers stop their matches' bots and exit;
+    # finished matches are stored (arena/cli/stopping.py).
+    signals = RunStop(lambda: make_executor(kind, workers, address, quiet=quiet, pin_cpus=pin))
 
     warnings = [seed_warning(config)] + [fallback_note(bot, config.match.sandbox) for bot in bots]
 
@@ -176,18 +164,13 @@ def run(
             check_field(config, None)  # before the store exists: a bad field stores nothing
         # One run per folder, held before the store is opened (arena/tournament/runlock.py).
         with signals, exclusive_run(config.root), Store(config.store_path) as store:
-            summary = run_tournament(
-                config, store,
-                executor, on_progress)
+            summary = run_tournament(config, store, signals.executor, on_progress)
             signals.check()  # lost in a finalizer (see on_progress), after the last match
     except (TournamentError, RegistryError, StoreError, FingerprintError, RunLocked,
             ExecutorError) as exc:
         raise _fail(str(exc)) from None
     except KeyboardInterrupt:
-        quiet_unraisable()
-        what, code = signals.words()
-        typer.echo(f"\n{what}: finished matches are stored; run again to resume", err=True)
-        raise typer.Exit(code) from None
+        raise signals.stopped_exit() from None
     finally:
         if progress is not None:
             progress.close()
@@ -199,6 +182,7 @@ def run(
                    f"({summary.played} played now, {summary.failed} failed)")
         if summary.stopped:
             typer.echo(f"{config.name}: {summary.stopped}")
+    signals.finish()  # a signal while the summary was printed: its line, after it
     if summary.failed:
         raise typer.Exit(1)
 

@@ -5,12 +5,15 @@ the commands that play many matches (arena.cli.stopping)."""
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 
 import pytest
+import typer
 
-from arena.cli.stopping import StopSignals, Terminated
+from arena.cli import stopping
+from arena.cli.stopping import RunStop, StopSignals, Terminated
 from arena.tournament.executors import _sigint_held
 
 
@@ -115,3 +118,73 @@ def test_ctrl_c_words_and_handlers_restored_when_not_stopped(handlers: None) -> 
     with quiet:
         quiet.check()  # not stopped: nothing raised
     assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # as the first one left it
+
+
+class _Executor:
+    """Stands for a pool: records that it was told to stop its workers."""
+
+    def __init__(self, told: list[str]) -> None:
+        self._told = told
+
+    def terminate_workers(self) -> None:
+        self._told.append("stop")
+
+
+@pytest.fixture
+def run_stop(handlers: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    # RunStop and last_words set process-wide state: put it back after.
+    monkeypatch.setattr(stopping, "_RUN", None)
+    monkeypatch.setattr(sys, "unraisablehook", sys.unraisablehook)
+
+
+def test_a_run_stop_stops_every_executor_it_made(run_stop: None) -> None:
+    told: list[str] = []
+    stop = RunStop(lambda: _Executor(told))  # type: ignore[arg-type, return-value]
+    with pytest.raises(Terminated), stop:
+        stop.executor()
+        stop.executor()  # a second pool (the gauntlet's rounds, a replaced one)
+        signal.raise_signal(signal.SIGTERM)
+    assert told == ["stop", "stop"] and stop.words() == ("terminated", 143)
+
+
+def test_a_signal_after_the_run_is_said_once_the_summary_is_printed(
+        run_stop: None, capsys: pytest.CaptureFixture[str]) -> None:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    told: list[str] = []
+    stop = RunStop(lambda: _Executor(told))  # type: ignore[arg-type, return-value]
+    with stop:
+        stop.executor()
+    signal.raise_signal(signal.SIGINT)  # while the summary is printed: noted, not raised
+    assert stop.stopped and told == []  # the run is over: no worker left to stop
+    with pytest.raises(typer.Exit) as stopped:
+        stop.finish()
+    assert stopped.value.exit_code == 130
+    assert capsys.readouterr().err.strip() == f"interrupted: {stopping.RUN_STOPPED}"
+    # Escaping the command all the same, the interrupt is not said twice.
+    assert stopping.last_words(KeyboardInterrupt()) == 130
+    assert capsys.readouterr().err == ""
+
+
+def test_a_run_stop_without_a_signal_leaves_the_handlers_it_found(run_stop: None) -> None:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    stop = RunStop(lambda: _Executor([]))  # type: ignore[arg-type, return-value]
+    with stop:
+        pass
+    stop.finish()  # no signal: nothing raised
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_last_words_of_an_interrupt_that_escaped_a_command(
+        run_stop: None, capsys: pytest.CaptureFixture[str]) -> None:
+    # No run started: the exit status only (click's Abort carries the interrupt).
+    abort = typer.Abort()
+    abort.__cause__ = Terminated()
+    assert stopping.last_words(abort) == 143
+    assert capsys.readouterr().err == ""
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # on its way out
+    # A run's: its one line, with the signal that escaped.
+    stop = RunStop(lambda: _Executor([]))  # type: ignore[arg-type, return-value]
+    with stop:
+        pass
+    assert stopping.last_words(Terminated()) == 143
+    assert capsys.readouterr().err.strip() == f"terminated: {stopping.RUN_STOPPED}"
