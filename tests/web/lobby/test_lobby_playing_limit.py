@@ -10,6 +10,7 @@ in-process stand-in that plays until the test lets it end."""
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 from typing import Any
 
@@ -84,3 +85,82 @@ def test_games_played_at_once_are_bounded(tmp_path: Path, monkeypatch: pytest.Mo
         await lobby.close()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.slow
+def test_a_real_lobby_queues_the_game_past_the_limit(tmp_path: Path) -> None:
+    """`arena serve --lobby` over real HTTP and websockets: PLAYING_LIMIT + 1
+    games of three people each, every seat joined by its link and its page
+    open (a script, as anyone who reaches the lobby could run): the last
+    game's page says `queued`, the others' `playing`."""
+    import http.client
+    import re
+    import subprocess
+    import sys
+    from urllib.parse import urlencode
+
+    import websockets
+
+    from ..human.browser_client import join
+
+    arena = Path(sys.executable).with_name("arena")
+    proc = subprocess.Popen([str(arena), "serve", "--lobby", "--data", str(tmp_path / "lobby"),
+                             "--port", "0"], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert proc.stdout is not None
+        m = re.search(r"serving on (http://127\.0\.0\.1:(\d+))/", proc.stdout.readline())
+        assert m
+        port = int(m.group(2))
+
+        def request(method: str, path: str, body: str = "", cookie: str = "") -> tuple[int, str, Any]:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            headers = {"Content-Type": "application/x-www-form-urlencoded"}
+            if cookie:
+                headers["Cookie"] = cookie
+            conn.request(method, path, body or None, headers)
+            resp = conn.getresponse()
+            text = resp.read().decode()
+            conn.close()
+            return resp.status, text, resp
+
+        form = urlencode({"preset": "standard", **{f"seat{i}": "person" for i in range(3)},
+                          **{f"name{i}": f"p{i}" for i in range(3)}})
+        games = []
+        for _ in range(PLAYING_LIMIT + 1):
+            status, _, resp = request("POST", "/lobby/games", form)
+            assert status == 303
+            page = resp.getheader("location")
+            cookie = (resp.getheader("set-cookie") or "").split(";", 1)[0]
+            _, html, _ = request("GET", page, cookie=cookie)
+            links = re.findall(r'class="join" href="([^"]+)"', html)
+            assert len(links) == 3, html
+            games.append((page, links))
+
+        def statuses() -> list[str]:
+            return [re.findall(r'data-status="(\w+)"', request("GET", page)[1])[0]
+                    for page, _ in games]
+
+        async def sit_down() -> list[str]:
+            sockets = []
+            for _, links in games:
+                for url in links:
+                    path, cookie = await asyncio.to_thread(join, url)
+                    sockets.append(await websockets.connect(
+                        f"ws://127.0.0.1:{port}{path}/socket", additional_headers={"Cookie": cookie}))
+            seen: list[str] = []
+            for _ in range(100):  # until every game has left 'waiting'
+                seen = await asyncio.to_thread(statuses)
+                if "waiting" not in seen and "starting" not in seen:
+                    break
+                await asyncio.sleep(0.2)
+            for ws in sockets:
+                await ws.close()
+            return seen
+
+        seen = asyncio.run(sit_down())
+        assert seen == ["playing"] * PLAYING_LIMIT + ["queued"], seen
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=60)
