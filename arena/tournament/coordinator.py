@@ -100,21 +100,39 @@ def plan_field(config: TournamentConfig, bots: Sequence[BotRow],
     names, matches by their versions. With the store (the planning run), a
     new version's seeds follow `config.fresh_deals`; the ids, all that
     readers of the plan use, never depend on it."""
-    played = played_tables(store) if store is not None and config.fresh_deals else None
+    played = None
+    if store is not None and config.new_version_deals != "same":
+        # auto without replays: the deals of tables where a seat's log was
+        # kept may be shown all the same (served and published once the
+        # table is complete; a bot's log holds what it printed, every card it
+        # saw, and in duplicate it sat in every seat), so those are fresh too.
+        played = played_tables(store, logged_only=not config.fresh_deals)
     return schedule.plan([b.key for b in bots], config.duplicate_sets, config.seed,
                          config.schedule, names=[b.name for b in bots], played=played)
 
 
-def played_tables(store: Store) -> dict[tuple[int, str], set[frozenset[str]]]:
+def played_tables(store: Store, logged_only: bool = False
+                  ) -> dict[tuple[int, str], set[frozenset[str]]]:
     """(set, table digest) -> the version sets with finished matches there:
-    their replays show that table's deals."""
+    their replays show that table's deals. `logged_only`: only the tables
+    where a finished match kept a seat's log (referee: the seats with a
+    fault), which shows them as well."""
     keys = {b.id: b.key for b in store.bots()}
+    finished = [r for r in store.matches() if r.status == "finished"]
+    if logged_only:
+        logged = {schedule.table_of(r.match_id) for r in finished if _kept_a_log(r)}
+        finished = [r for r in finished if schedule.table_of(r.match_id) in logged]
     out: dict[tuple[int, str], set[frozenset[str]]] = {}
-    for row in store.matches():
-        if row.status == "finished":
-            versions = frozenset(keys[i] for i in row.bot_ids)
-            out.setdefault(schedule.table_of(row.match_id), set()).add(versions)
+    for row in finished:
+        versions = frozenset(keys[i] for i in row.bot_ids)
+        out.setdefault(schedule.table_of(row.match_id), set()).add(versions)
     return out
+
+
+def _kept_a_log(row: MatchRow) -> bool:
+    """The referee kept a seat's log of this match (_keep_fault_logs)."""
+    return row.result is not None and any(
+        seat.status == "forfeit" or any(n for _, n in seat.faults) for seat in row.result.seats)
 
 
 def unit(row: MatchRow) -> tuple[int, int]:

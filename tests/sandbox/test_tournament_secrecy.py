@@ -1,5 +1,5 @@
 """A real tournament keeps its seed from the bots, and a new version of a bot
-does not get deals that the old version's replays show.
+does not get deals that the old version's replays or kept logs show.
 
 `arena tournament run` (real bot processes at the strongest of bwrap and
 process available, real gRPC, a real store) seats a bot that collects
@@ -70,7 +70,9 @@ def _snoop_logs(folder: Path) -> dict[str, tuple[int, str]]:
     return out
 
 
-def test_a_tournament_seed_stays_secret_and_new_versions_get_unseen_deals(tmp_path: Path) -> None:
+@pytest.mark.parametrize("replays", [True, False], ids=["replays", "logs-only"])
+def test_a_tournament_seed_stays_secret_and_new_versions_get_unseen_deals(
+        tmp_path: Path, replays: bool) -> None:
     from arena.tournament.store import Store
 
     level = "bwrap" if "bwrap" in available_levels() else "process"
@@ -82,7 +84,7 @@ def test_a_tournament_seed_stays_secret_and_new_versions_get_unseen_deals(tmp_pa
     listed = ", ".join(f'"{b}"' for b in bots)
     (folder / "tournament.toml").write_text(
         f'name = "secret"\nseed = {seed}\nbots = [{listed}]\nduplicate_sets = 1\n'
-        f'sandbox = "{level}"\nreplays = true\nconcurrency = 1\nbootstrap = 0\n'
+        f'sandbox = "{level}"\nreplays = {str(replays).lower()}\nconcurrency = 1\nbootstrap = 0\n'
         '[rules]\npreset = "standard"\nmax_deals = 1\n'
         '[time_control]\nper_move = 5.0\nstartup = 60.0\n')
     rules = Rules.preset("standard")
@@ -105,13 +107,22 @@ def test_a_tournament_seed_stays_secret_and_new_versions_get_unseen_deals(tmp_pa
         assert redeals(found, rules, seat, hand, deal_seed) == [], match_id
     assert leftovers(tmp_path) == []
 
-    # The author reads every replay and ships a version that knows those hands.
+    # The author reads every replay and ships a version that knows those hands;
+    # without replays, the kept logs of its faulty seats (what it printed:
+    # the hand it held in each seat order, every hand of the deal).
     known, dealt = [], []
-    for replay in (folder / "replays").glob("*.jsonl"):
-        header = json.loads(replay.read_text().splitlines()[0])
-        known += [first_hand(rules, header["seed"], s) for s in range(3)]
-        dealt.append(whole_deal(rules, header["seed"]))
-    assert len(known) == 18
+    if replays:
+        for replay in (folder / "replays").glob("*.jsonl"):
+            header = json.loads(replay.read_text().splitlines()[0])
+            known += [first_hand(rules, header["seed"], s) for s in range(3)]
+            dealt.append(whole_deal(rules, header["seed"]))
+        assert len(known) == 18
+    else:
+        assert not (folder / "replays").exists()
+        for match_id, (_, log) in logs.items():
+            known.append(seen_lines(log)["hand"])
+            dealt.append(whole_deal(rules, first[match_id].seed))
+        assert len(known) == 6 and all(known)
     (bots[0] / "attack.json").write_text(json.dumps({"fault": True, "known_hands": known}))
     _run("tournament", "run", str(folder), "-q", cwd=tmp_path)
     with Store(folder / "tournament.sqlite") as store:

@@ -415,6 +415,36 @@ def test_a_published_seed_deals_nothing_to_bots_that_join_after_it(
     assert run(folder2).played == 18
 
 
+def test_without_replays_a_table_with_a_kept_log_gets_fresh_deals_too(
+        make_bot, make_tournament) -> None:
+    """`auto` keeps a new version on the old deals when no replay is kept,
+    but a seat with a fault has its log kept, served by `arena serve` and
+    published in the site once the table is complete: a bot that faults on
+    purpose and prints what it sees there (in duplicate it sat in every seat)
+    shows the whole deal. So at a table with a kept log a new version plays
+    fresh deals; at the others, the old ones (comparable)."""
+    bots = [make_bot("weak", "strength 0"), make_bot("mid", "strength 1"),
+            make_bot("good", "strength 2"), make_bot("slow", "strength 1 slowpoke")]
+    folder = make_tournament(bots)  # replays = false
+    run(folder)
+    config = load_config(folder)
+    with Store(config.store_path) as store:
+        names = {b.id: b.name for b in store.bots()}
+        before = {r.match_id: r for r in store.matches()}
+    old = {frozenset(names[i] for i in r.bot_ids): r.seed for r in before.values()}
+    make_bot("weak", "strength 5", version="2.0")
+    assert run(folder).played == 18
+    with Store(config.store_path) as store:
+        names = {b.id: b.name for b in store.bots()}
+        after = [r for r in store.matches() if r.match_id not in before]
+    seeds: dict[frozenset[str], set[int]] = {}
+    for r in after:
+        seeds.setdefault(frozenset(names[i] for i in r.bot_ids), set()).add(r.seed)
+    assert len(seeds) == 3 and all(len(s) == 1 for s in seeds.values())
+    for table, (seed,) in seeds.items():
+        assert (seed != old[table]) is ("slow" in table), sorted(table)
+
+
 @pytest.mark.parametrize(("mode", "fresh"), [("auto", True), ("fresh", True), ("same", False)])
 def test_a_new_version_gets_deals_no_one_has_seen(four, make_bot, make_tournament, mode: str,
                                                   fresh: bool) -> None:
