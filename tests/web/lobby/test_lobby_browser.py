@@ -30,6 +30,17 @@ def _lobby(run_arena: Any, tmp_path: Path) -> tuple[Any, str]:
     return proc, url.group(1)
 
 
+def reopen(page: Any, url: str) -> Any:
+    """`url` in a new tab of `page`'s browser context, `page` closed. A game's
+    page refreshes itself every 3 s until the game ends (a meta refresh), and
+    a goto on that tab can collide with its refresh: chromium then aborts the
+    goto (net::ERR_ABORTED, seen in CI). A new tab has no refresh pending."""
+    fresh = page.context.new_page()
+    fresh.goto(url)
+    page.close()
+    return fresh
+
+
 def _create(page: Any, base: str, seats: list[tuple[str, str]], options: str) -> list[str]:
     """Create a game from the lobby's form; the creator's join links, in seat order."""
     page.goto(f"{base}/lobby")
@@ -62,7 +73,7 @@ def test_two_people_and_a_bot_play_a_game_from_the_lobby(
     response = thief.goto(links[0])
     assert response is not None and response.status == 403
     # The game waits for bob; then starts by itself.
-    creator.goto(game_url)
+    creator = reopen(creator, game_url)
     assert creator.locator("#game-status").get_attribute("data-status") == "waiting"
     bob.goto(links[1])
     # Bob closes his tab once during the game and comes back within the grace.
@@ -78,10 +89,10 @@ def test_two_people_and_a_bot_play_a_game_from_the_lobby(
     assert "alice" in alice.locator("#result").inner_text()
 
     # The lobby's store has the game and both records.
-    creator.goto(game_url)
+    creator = reopen(creator, game_url)
     creator.wait_for_function("document.querySelector('#game-status').dataset.status === 'finished'",
                               timeout=30_000)
-    creator.goto(f"{base}/lobby")
+    creator = reopen(creator, f"{base}/lobby")
     people = {row.get_attribute("data-name"): row for row in creator.locator("#people tr[data-name]").all()}
     assert set(people) == {"alice", "bob"}
     assert all(people[n].locator(".games").inner_text() == "1" for n in people)
@@ -97,7 +108,7 @@ def test_two_people_and_a_bot_play_a_game_from_the_lobby(
     assert not any(n for s in (0, 1) for n in rep.result["faults"][s].values())  # bob came back in time
     assert check(replay) == tuple(rep.result["totals"])
     # The game is an ordinary replay that opens in the player.
-    creator.goto(game_url)
+    creator = reopen(creator, game_url)
     creator.click("#player")
     assert "/r/lobby-" in creator.url
     creator.wait_for_selector(".card", timeout=30_000)
@@ -115,12 +126,12 @@ def test_a_seat_nobody_took_is_played_by_a_bot(browser: Any, run_arena: Any, tmp
     game_url = creator.url
     ann = ctx.new_page()
     ann.goto(links[0])
-    creator.goto(game_url)
+    creator = reopen(creator, game_url)
     creator.select_option("select[name=fill]", "greedy")
     creator.click("#start-now")
     play_to_the_end(ann)
     db = sqlite3.connect(tmp_path / "lobby" / "lobby.sqlite")
-    creator.goto(game_url)
+    creator = reopen(creator, game_url)
     creator.wait_for_function("document.querySelector('#game-status').dataset.status === 'finished'",
                               timeout=30_000)
     assert db.execute("SELECT kind, name FROM seats WHERE seat = 1").fetchone() == ("bot", "greedy")
@@ -259,7 +270,7 @@ def test_each_persons_seat_may_have_its_own_per_move_time(
     proc, base = _lobby(run_arena, tmp_path)
     alice_ctx, bob_ctx = browser.new_context(), browser.new_context()
     creator = alice_ctx.new_page()
-    creator.goto(f"{base}/lobby")
+    creator = reopen(creator, f"{base}/lobby")
     for i, (choice, name) in enumerate([("person", "alice"), ("person", "bob"), ("random", "")]):
         creator.select_option(f"select[name=seat{i}]", choice)
         creator.fill(f"input[name=name{i}]", name)
@@ -287,7 +298,7 @@ def test_each_persons_seat_may_have_its_own_per_move_time(
     assert 0 < clocks["alice"] <= 135 and 0 < clocks["bob"] <= 160, clocks
     play_all_to_the_end([alice, bob])
     db = sqlite3.connect(tmp_path / "lobby" / "lobby.sqlite")
-    creator.goto(creator.url)
+    creator = reopen(creator, creator.url)
     rep = None
     for _ in range(300):
         row = db.execute("SELECT replay_path, status FROM games WHERE id != 'old'").fetchone()
@@ -306,10 +317,10 @@ def test_each_persons_seat_may_have_its_own_per_move_time(
     assert db.execute("SELECT per_move FROM games WHERE id=?", (game_id,)).fetchone() == (40.0,)
     assert db.execute("SELECT seat, per_move FROM seats WHERE game=? ORDER BY seat",
                       (game_id,)).fetchall() == [(0, 15.0), (1, None), (2, None)]
-    creator.goto(creator.url)
+    creator = reopen(creator, creator.url)
     shown = creator.locator("#seats tr[data-seat] .per-move").all_inner_texts()
     assert shown == ["15 s (own)", "40 s", ""]
-    creator.goto(f"{base}/lobby/game/old")  # the migrated file's game
+    creator = reopen(creator, f"{base}/lobby/game/old")  # the migrated file's game
     assert creator.locator("#seats tr[data-seat] .per-move").all_inner_texts() == ["not recorded", "", ""]
     assert creator.locator("#seats tr[data-seat='0'] td").nth(1).inner_text() == "ann"
     # A bad per-seat value, posted past the browser's own checks.
