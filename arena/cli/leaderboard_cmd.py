@@ -15,7 +15,7 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def _table(folder: Path, reveal: bool = False) -> object:
+def _table(folder: Path, reveal: bool = False, publishing: bool = False) -> object:
     from arena.tournament.config import TournamentConfigError, load_config
     from arena.tournament.fingerprint import FingerprintError
     from arena.tournament.registry import RegistryError
@@ -31,8 +31,9 @@ def _table(folder: Path, reveal: bool = False) -> object:
                 f"{config.store_path}: no results yet (run `arena tournament run {folder}`)")
         with Store(config.store_path) as store:
             table = build(config, store, reveal)
-            if table.seed is not None and table.seed.seed is not None:
-                # Shown now: the versions registered from here on may know it.
+            if publishing and table.seed is not None and table.seed.seed is not None:
+                # Published now: the versions registered from here on may know
+                # it. (`show` prints it to the organiser, who knows it anyway.)
                 mark_revealed(store, max((b.id for b in store.bots()), default=0))
             return table
     except (TournamentConfigError, StoreError, FingerprintError, RegistryError) as exc:
@@ -65,7 +66,7 @@ def publish(
     from arena.tournament.publish import publish as write
     from arena.tournament.standings import Table
 
-    table = _table(folder, reveal)
+    table = _table(folder, reveal, publishing=True)
     assert isinstance(table, Table)
     target = out if out is not None else Path("leaderboards") / table.name
     try:

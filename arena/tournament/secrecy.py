@@ -31,7 +31,7 @@ from typing import Protocol
 
 SALT_KEY = "seed_salt"  # the store's meta key
 # The store's meta key of the reveal: the id of the last bot version
-# registered when the seed was first shown (leaderboard show or publish).
+# registered when the seed was first published (leaderboard publish).
 REVEALED_KEY = "seed_revealed_after_bot"
 
 def match_key(tournament_seed: int, match_id: str) -> str:

@@ -368,9 +368,9 @@ def test_the_seed_is_committed_first_and_published_when_every_match_is_finished(
 def test_a_published_seed_deals_nothing_to_bots_that_join_after_it(
         four, make_bot, make_tournament) -> None:
     """Every deal seed derives from the tournament seed by public code, so
-    once `leaderboard publish` has printed the seed (every planned match
+    once `leaderboard publish` has published the seed (every planned match
     finished), the author of a bot added later could deal every hand of its
-    matches. A run then refuses those matches, one line, nothing planned;
+    matches (`leaderboard show` prints it only to the organiser: no reveal). A run then refuses those matches, one line, nothing planned;
     a new version of a listed bot likewise. Matches of versions registered
     before the reveal (written without knowing the seed) still play."""
     from typer.testing import CliRunner
@@ -403,7 +403,12 @@ def test_a_published_seed_deals_nothing_to_bots_that_join_after_it(
     folder2 = make_tournament(four[:3], name="t2", seed=2**62 + 6)
     run(folder2)
     shown = CliRunner().invoke(app, ["leaderboard", "show", str(folder2)])
-    assert shown.exit_code == 0 and str(2**62 + 6) in shown.output  # show prints it too
+    assert shown.exit_code == 0 and str(2**62 + 6) in shown.output  # to the organiser only:
+    make_bot("mid", "strength 1", version="1.1")
+    assert run(folder2).played == 6  # it still deals to new versions
+    shown = CliRunner().invoke(app, ["leaderboard", "publish", str(folder2), "--no-site",
+                                     "--out", str(folder2 / "board")])
+    assert shown.exit_code == 0 and "seed revealed" in shown.output, shown.output
     make_bot("weak", "strength 5", version="2.0")  # a listed bot changes: a new version
     with pytest.raises(coordinator.TournamentError, match=r"before weak 2\.0 joined"):
         run(folder2)
