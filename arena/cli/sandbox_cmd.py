@@ -40,7 +40,8 @@ def levels() -> None:
 def build_images(
     force: Annotated[bool, typer.Option(help="rebuild even if up to date")] = False,
 ) -> None:
-    """Build the Python and Node.js bot images from this machine's files (no network)."""
+    """Build the bot images arena-python:1, arena-node:1 and arena-shell:1 (sh, jq and awk
+    for stdio bots, where this machine has them) from this machine's files (no network)."""
     from arena.sandbox import SandboxError
     from arena.sandbox.images import ImageBuildError, build_all
 
