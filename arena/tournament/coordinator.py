@@ -89,7 +89,7 @@ def refuse_after_reveal(config: TournamentConfig, bots: Sequence[BotRow],
         names = " and ".join(sorted(f"{bots[i].name} {bots[i].version}" for i in late))
         raise TournamentError(
             f"{Path(config.root) / 'tournament.toml'}: the tournament seed was published "
-            f"(arena leaderboard) before {names} joined; the {len(todo)} matches to play "
+            f"(arena leaderboard publish) before {names} joined; the {len(todo)} matches to play "
             "would be dealt from that seed, and anyone could deal every hand: play new bots "
             "and versions in a new tournament folder (arena tournament new)")
 

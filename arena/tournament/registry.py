@@ -114,7 +114,7 @@ def add_bot(config: TournamentConfig, bot_path: str | os.PathLike[str],
     if not known and _seed_published(config):
         raise RegistryError(
             f"{bot_path}: refused: the seed of {Path(config.root)} was published (arena "
-            "leaderboard), and a bot added now would be dealt from it, anyone dealing every "
+            "leaderboard publish), and a bot added now would be dealt from it, anyone dealing every "
             "hand: add it to a new tournament folder (arena tournament new)")
     if validate is not None and not known:
         problem = validate(spec)

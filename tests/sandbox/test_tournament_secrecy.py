@@ -147,6 +147,6 @@ def test_a_tournament_seed_stays_secret_and_new_versions_get_unseen_deals(
     assert published["seed"] == seed
     (bots[0] / "attack.json").write_text(json.dumps({"fault": True, "seed": seed}))
     refused(cli("tournament", "run", str(folder), "-q", cwd=tmp_path),
-            "the tournament seed was published (arena leaderboard) before seed-snoop 1 joined")
+            "the tournament seed was published (arena leaderboard publish) before seed-snoop 1 joined")
     with Store(folder / "tournament.sqlite") as store:
         assert {r.match_id for r in store.matches()} == set(first) | set(second)
