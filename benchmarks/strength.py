@@ -41,6 +41,7 @@ sys.path.insert(0, str(ROOT / "sample_bots" / "search"))
 sys.path.insert(0, str(ROOT / "sample_bots" / "greedy"))
 
 import fastplay  # noqa: E402  (the search bot's own modules)
+import scoring  # noqa: E402
 import search_policy  # noqa: E402
 from greedy_policy import choose as greedy_choose  # noqa: E402
 
@@ -59,8 +60,11 @@ def wire(obs: dict[str, Any]) -> dict[str, Any]:
 
 
 def play_game(rules: Rules, seed: int, kinds: Sequence[str], work: int, times: list[float],
-              cpu: list[float] | None = None) -> tuple[tuple[int, ...], tuple[int, ...], int]:
-    """One game; kinds[seat] is "search" or "greedy". Returns (totals, places, deals)."""
+              cpu: list[float] | None = None, auction_work: int | None = None,
+              declared: list[list[int]] | None = None,
+              ) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """One game; kinds[seat] is "search" or "greedy". Returns (totals, places,
+    deals); `declared`, if given, gets per seat [deals declared, contracts made]."""
     g = new_game(rules, seed)
     while not g.is_over:
         seat = g.to_act
@@ -73,13 +77,20 @@ def play_game(rules: Rules, seed: int, kinds: Sequence[str], work: int, times: l
         obs = wire(g.observation(seat).to_dict())
         if kinds[seat] == "search":
             start, start_cpu = time.perf_counter(), time.process_time()
-            choice = search_policy.choose(rules, obs, texts, work=work, seed=seed * 7 + seat)
+            choice = search_policy.choose(rules, obs, texts, work=work, seed=seed * 7 + seat,
+                                          auction_work=auction_work)
             times.append(time.perf_counter() - start)
             if cpu is not None:
                 cpu.append(time.process_time() - start_cpu)
         else:
             choice = greedy_choose(obs, texts)
         g = g.apply(legal[texts.index(choice)])
+    if declared is not None:
+        declared[:] = [[0, 0] for _ in kinds]
+        for d in g.deals:
+            if d.declarer is not None:
+                declared[d.declarer][0] += 1
+                declared[d.declarer][1] += int(bool(d.made))
     return g.totals, g.places, len(g.deals)
 
 
@@ -103,13 +114,20 @@ def mean_ci(xs: Sequence[float]) -> tuple[float, float, float]:
     return (m, m - half, m + half)
 
 
-def run_line(line: str, games: int, work: int, out: Path, seed0: int, solve_cards: int) -> None:
+def _auction(r: Mapping[str, Any]) -> int:
+    """A record's auction work (records from before the flag: the play's work)."""
+    return int(r.get("auction_work") or r["work"])
+
+
+def run_line(line: str, games: int, work: int, out: Path, seed0: int, solve_cards: int,
+             auction_work: int, settings: Mapping[str, int]) -> None:
     focus, _, rest = line.partition("-vs-")
     other, _, preset = rest.partition(":")
     rules = Rules.preset(preset)
     search_policy.SOLVE_CARDS = solve_cards
     done = {(r["line"], r["seed"], r["seat"]) for r in load(out)
-            if r["work"] == work and r.get("solve_cards", 9) == solve_cards}
+            if r["work"] == work and r.get("solve_cards", 9) == solve_cards
+            and _auction(r) == auction_work and r.get("settings", {}) == settings}
     n_seeds = math.ceil(games / 3)
     for i in range(n_seeds):
         seed = seed0 + i
@@ -121,11 +139,14 @@ def run_line(line: str, games: int, work: int, out: Path, seed0: int, solve_card
             times: list[float] = []
             cpu: list[float] = []
             start = time.perf_counter()
-            totals, places, deals = play_game(rules, seed, kinds, work, times, cpu)
+            declared: list[list[int]] = []
+            totals, places, deals = play_game(rules, seed, kinds, work, times, cpu,
+                                              auction_work, declared)
             rec = {"line": line, "seed": seed, "seat": seat, "work": work,
+                   "auction_work": auction_work, "settings": dict(settings),
                    "solve_cards": solve_cards, "margin": search_policy.DECLARER_MARGIN,
                    "totals": list(totals),
-                   "places": list(places), "deals": deals, "seconds": time.perf_counter() - start,
+                   "places": list(places), "deals": deals, "declared": declared, "seconds": time.perf_counter() - start,
                    "search_times": [round(t, 5) for t in times],
                    "search_cpu": [round(t, 5) for t in cpu]}
             with out.open("a") as f:
@@ -138,10 +159,13 @@ def load(out: Path) -> list[dict[str, Any]]:
     return [json.loads(x) for x in out.read_text().splitlines() if x.strip()]
 
 
-def report(out: Path, work: int, lines: Sequence[str], solve_cards: int) -> None:
-    rows = [r for r in load(out) if r["work"] == work and r.get("solve_cards", 9) == solve_cards]
-    print(f"\nwork = {work} simulated deals per decision (search bot), exact search from "
-          f"{solve_cards} cards left")
+def report(out: Path, work: int, lines: Sequence[str], solve_cards: int,
+           auction_work: int, settings: Mapping[str, int]) -> None:
+    rows = [r for r in load(out) if r["work"] == work and r.get("solve_cards", 9) == solve_cards
+            and _auction(r) == auction_work and r.get("settings", {}) == settings]
+    print(f"\nwork = {work} simulated deals per card play, {auction_work} per auction, give, "
+          f"contract or offer (search bot), exact search from {solve_cards} cards left"
+          + "".join(f", {k} = {v}" for k, v in settings.items()))
     print("| line | games | focus first | 95% CI | total diff | 95% CI | s/decision mean | worst |"
           " s/game (wall) |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -165,6 +189,19 @@ def report(out: Path, work: int, lines: Sequence[str], solve_cards: int) -> None
         print(f"| {line} | {len(rs)} | {firsts / len(rs):.1%} | {lo:.1%}-{hi:.1%} | {m:+.0f} | "
               f"{dlo:+.0f}..{dhi:+.0f} | {mean_t:.3f} {clock} | {worst:.3f} {clock} | "
               f"{per_game:.1f} |")
+    for line in lines:
+        rs = [r for r in rows if r["line"] == line and r.get("declared")]
+        if rs:
+            focus = [r["declared"][r["seat"]] for r in rs]
+            others = [d for r in rs for s, d in enumerate(r["declared"]) if s != r["seat"]]
+            print(f"{line}: contracts made, focus bot {_made(focus)}, "
+                  f"the others {_made(others)} ({len(rs)} games)")
+
+
+def _made(declared: Sequence[Sequence[int]]) -> str:
+    n = sum(d[0] for d in declared)
+    k = sum(d[1] for d in declared)
+    return f"{k}/{n} ({k / n:.0%})" if n else "0/0"
 
 
 def speed() -> None:
@@ -233,6 +270,10 @@ def main() -> int:
     ap.add_argument("--lines", nargs="*", default=list(DEFAULT_LINES))
     ap.add_argument("--out", type=Path, default=Path("strength.jsonl"))
     ap.add_argument("--seed", type=int, default=1000)
+    ap.add_argument("--auction-work", type=int, default=None,
+                    help="simulated deals per bid, give, contract or offer (default: --work)")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=INT",
+                    help="an experiment: set search_policy.NAME (an int constant) for the run")
     ap.add_argument("--solve-cards", type=int, default=search_policy.SOLVE_CARDS,
                     help="search exactly from this many cards left (0: rollouts only)")
     ap.add_argument("--speed", action="store_true", help="measure the rates first")
@@ -245,12 +286,27 @@ def main() -> int:
             print(f"strength.py: bad line {line!r}: want search-vs-greedy:PRESET or "
                   f"greedy-vs-search:PRESET", file=sys.stderr)
             return 2
+    auction_work = args.auction_work or args.work
+    settings: dict[str, int] = {}
+    for item in args.set:
+        name, _, value = item.partition("=")
+        module = scoring if name.startswith("scoring.") else search_policy
+        const = name.removeprefix("scoring.")
+        old = getattr(module, const, None)
+        if (not const.isupper() or not isinstance(old, (bool, int, float))
+                or not value.lstrip("-").isdigit()):
+            print(f"strength.py: bad --set {item!r}: want NAME=INT for a constant of "
+                  f"search_policy (or scoring.NAME)", file=sys.stderr)
+            return 2
+        settings[name] = int(value)
+        setattr(module, const, type(old)(int(value)))
     if args.speed:
         speed()
     if not args.report:
         for line in args.lines:
-            run_line(line, args.games, args.work, args.out, args.seed, args.solve_cards)
-    report(args.out, args.work, args.lines, args.solve_cards)
+            run_line(line, args.games, args.work, args.out, args.seed, args.solve_cards,
+                     auction_work, settings)
+    report(args.out, args.work, args.lines, args.solve_cards, auction_work, settings)
     return 0
 
 

@@ -26,13 +26,15 @@ ACES = sum(1 << (6 * s) for s in range(4))
 NONE = -1
 
 
-def bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+# The set bits of every 12-bit half of a hand, lowest first: bits() is the
+# rollouts' most frequent call, and two look-ups beat a loop over the bits.
+_LOW = tuple(tuple(i for i in range(12) if m >> i & 1) for m in range(4096))
+_HIGH = tuple(tuple(i + 12 for i in range(12) if m >> i & 1) for m in range(4096))
+
+
+def bits(mask: int) -> tuple[int, ...]:
+    """The card indices of `mask`, lowest first."""
+    return _LOW[mask & 4095] + _HIGH[mask >> 12]
 
 
 def mask_of(indices: Sequence[int]) -> int:
@@ -165,8 +167,21 @@ class Play:
         if len(trick) < 3:
             self.to_act = self.nxt[seat]
             return
-        winner = winner_of(trick, self.trump)
-        self.points[winner] += POINTS[trick[0][1]] + POINTS[trick[1][1]] + POINTS[trick[2][1]]
+        # winner_of, inlined (once per simulated trick).
+        trump = self.trump
+        (s0, best), (s1, c1), (s2, c2) = trick
+        winner = s0
+        if SUIT[c1] == SUIT[best]:
+            if c1 < best:
+                best, winner = c1, s1
+        elif SUIT[c1] == trump:
+            best, winner = c1, s1
+        if SUIT[c2] == SUIT[best]:
+            if c2 < best:
+                winner = s2
+        elif SUIT[c2] == trump:
+            winner = s2
+        self.points[winner] += POINTS[trick[0][1]] + POINTS[c1] + POINTS[c2]
         self.tricks_won[winner] += 1
         self.tricks_done += 1
         self.trick = []
@@ -212,20 +227,34 @@ def _team(p: Play, a: int, b: int) -> bool:
 def _sure(p: Play, card: int, seat: int) -> bool:
     """No seat after the one to act, in this trick, that is not on `seat`'s
     side can beat `card` (every hand is known)."""
-    s = p.nxt[p.to_act]
-    led = SUIT[p.trick[0][1]] if p.trick else SUIT[card]
+    nxt = p.nxt
+    s = nxt[p.to_act]
+    trick = p.trick
+    suit = SUIT[card]
+    led = SUIT[trick[0][1]] if trick else suit
     trump = p.trump
-    for _ in range(2 - len(p.trick)):
-        hand = p.hands[s]
-        if not _team(p, s, seat):
-            same = hand & SUIT_MASK[SUIT[card]] & ((1 << card) - 1)
-            if same and (SUIT[card] == led or not hand & SUIT_MASK[led]):
+    mine = seat == p.declarer
+    higher = SUIT_MASK[suit] & ((1 << card) - 1)
+    led_mask = SUIT_MASK[led]
+    for _ in range(2 - len(trick)):
+        if (s == p.declarer) != mine:
+            hand = p.hands[s]
+            if hand & higher and (suit == led or not hand & led_mask):
                 return False
-            if (trump != NONE and SUIT[card] != trump and not hand & SUIT_MASK[led]
+            if (trump != NONE and suit != trump and not hand & led_mask
                     and hand & SUIT_MASK[trump]):
                 return False
-        s = p.nxt[s]
+        s = nxt[s]
     return True
+
+
+# policy()'s sort keys per card (and per trump suit, NONE last), looked up
+# rather than built by a lambda for every card of every simulated trick.
+_THROW = tuple((POINTS[x], RANK[x] in (KING, QUEEN), -x) for x in range(24))
+_SMEAR = tuple((POINTS[x] if RANK[x] not in (KING, QUEEN) else POINTS[x] - 5, -x)
+               for x in range(24))
+_CHEAP_WIN = tuple(tuple((SUIT[x] == t, POINTS[x], -x) for x in range(24)) for t in (0, 1, 2, 3, NONE))
+_CASH = tuple(tuple((SUIT[x] != t, POINTS[x], -x) for x in range(24)) for t in (0, 1, 2, 3, NONE))
 
 
 def policy(p: Play) -> tuple[int, str]:
@@ -247,7 +276,7 @@ def policy(p: Play) -> tuple[int, str]:
             return best_m, "marriage"
         sure = [c for c in cards if _sure(p, c, seat)]
         if sure:
-            c = max(sure, key=lambda x: (SUIT[x] != p.trump, POINTS[x], -x))
+            c = max(sure, key=_CASH[p.trump].__getitem__)
         else:
             c = min(cards, key=lambda x: (SUIT[x] == p.trump, RANK[x] in (KING, QUEEN)
                                           and p.can_declare(x) != "", POINTS[x], -x))
@@ -256,16 +285,16 @@ def policy(p: Play) -> tuple[int, str]:
     trump = p.trump
     if _team(p, wseat, seat) and (len(p.trick) == 2 or _sure(p, wcard, wseat)):
         # Smear: the most points that do not break a marriage.
-        return max(cards, key=lambda x: (POINTS[x] if RANK[x] not in (KING, QUEEN) else
-                                         POINTS[x] - 5, -x)), ""
-    winners = [c for c in cards if beats(c, wcard, trump)]
+        return max(cards, key=_SMEAR.__getitem__), ""
+    wsuit = SUIT[wcard]
+    winners = [c for c in cards if (c < wcard if SUIT[c] == wsuit else SUIT[c] == trump)]
     if winners:
         if len(p.trick) == 2:
-            return min(winners, key=lambda x: (SUIT[x] == trump, POINTS[x], -x)), ""
+            return min(winners, key=_CHEAP_WIN[trump].__getitem__), ""
         safe = [c for c in winners if _sure(p, c, seat)]
         if safe:
-            return min(safe, key=lambda x: (SUIT[x] == trump, POINTS[x], -x)), ""
-    return min(cards, key=lambda x: (POINTS[x], RANK[x] in (KING, QUEEN), -x)), ""
+            return min(safe, key=_CHEAP_WIN[trump].__getitem__), ""
+    return min(cards, key=_THROW.__getitem__), ""
 
 
 def rollout(p: Play, pick: Callable[[Play], tuple[int, str]] = policy) -> Play:

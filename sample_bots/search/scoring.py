@@ -16,6 +16,9 @@ from arena.game import Card, Rules
 
 WIN = 1000.0          # the value of finishing first; the others lose it
 SECOND = -600.0
+# Before the end, how much of the lead is counted over the leading other
+# seat rather than over the mean of the others (percent).
+LEADER_PERCENT = 0
 
 
 def round_score(value: int, mode: str) -> int:
@@ -170,7 +173,9 @@ class Scorer:
             ahead = sum(1 for s in range(self.n) if s != me and new[s] > new[me])
             return SECOND if ahead <= 1 else -WIN
         others = [s for s in self.active if s != me] or [s for s in range(self.n) if s != me]
-        v = self._worth(new[me]) - sum(self._worth(new[s]) for s in others) / len(others)
+        worths = [self._worth(new[s]) for s in others]
+        w = LEADER_PERCENT / 100
+        v = self._worth(new[me]) - (1 - w) * sum(worths) / len(worths) - w * max(worths)
         if bolts is not None and r.bolts:
             v -= 40 * ((bolts[me] % 3) - (self.bolts[me] % 3))
         return v

@@ -56,6 +56,10 @@ SOLVE_CARDS = 9          # cards left in all hands at or below which play is sea
 # declarer's points can be taken this much lower. 15 was measured against 0
 # (benchmarks/strength.py, paired deals) and did no better: 0 it is.
 DECLARER_MARGIN = 0
+PLAY_HALVING = False
+# Judge a bid by the best of a few contracts it could be raised to (see
+# _raises), not by the bid alone.
+AUCTION_RAISE = False
 _SUITS = "CDHS"
 
 
@@ -139,7 +143,7 @@ def _parse_play(text: str) -> tuple[int, str]:
 
 
 def _play_out(ctx: Context, p: Play, contract: int, extra: int) -> float:
-    if sum(bin(h).count("1") for h in p.hands) <= SOLVE_CARDS:
+    if sum(h.bit_count() for h in p.hands) <= SOLVE_CARDS:
         return solve(p, lambda q: ctx.finish(q, contract, extra), ctx.me, 0)
     return ctx.finish(rollout(p), contract, extra)
 
@@ -152,18 +156,34 @@ def choose_play(ctx: Context, legal: Sequence[str]) -> str:
     contract = int(obs["contract"])
     moves = [_parse_play(t) for t in plays]
     totals = [0.0] * len(moves)
-    count = max(2, ctx.work // len(moves))
+    alive = list(range(len(moves)))
+    if PLAY_HALVING and len(moves) > 2:
+        # Half the rollouts on every card, the other half on the best few
+        # of them: the close choices get more deals for the same work.
+        _play_worlds(ctx, moves, alive, totals, max(2, ctx.work // 2 // len(moves)), contract)
+        keep = max(2, -(-len(moves) // 3))
+        alive = sorted(alive, key=lambda i: (-totals[i], i))[:keep]
+        count = max(2, ctx.work // 2 // keep)
+    else:
+        count = max(2, ctx.work // len(moves))
+    _play_worlds(ctx, moves, alive, totals, count, contract)
+    best = max(alive, key=lambda i: (totals[i], -i))
+    return plays[best]
+
+
+def _play_worlds(ctx: Context, moves: Sequence[tuple[int, str]], alive: Sequence[int],
+                 totals: list[float], count: int, contract: int) -> None:
+    """Add to totals[i], for each i in alive, move i's value in `count` new deals."""
     for deal in ctx.deals(count):
         base = _play_from(ctx, deal)
         extra = sum(c.points for c in deal.discarded)
-        for i, (card, declare) in enumerate(moves):
+        for i in alive:
+            card, declare = moves[i]
             q = base.copy()
             q.play(card, declare)
             totals[i] += _play_out(ctx, q, contract, extra)
         if ctx.late():
             break
-    best = max(range(len(moves)), key=lambda i: (totals[i], -i))
-    return plays[best]
 
 
 # ---------------------------------------------------------------- exchange helpers
@@ -245,7 +265,10 @@ def auction_values(ctx: Context, amounts: Sequence[int],
     current = int(obs["bid"] or 100)
     in_auction = _still_bidding(obs)
     worlds = ctx.deals(max(4, ctx.work // 2))
-    declare = [0.0] * len(amounts)
+    plans = [_raises(ctx, a) if AUCTION_RAISE else [a] for a in amounts]
+    # sums[i][j]: declaring at amounts[i], then raising to plans[i][j] where
+    # the hand's marriages allow it (else staying at amounts[i]).
+    sums = [[0.0] * len(p) for p in plans]
     passing = 0.0
     for deal in worlds:
         hands = _masks(deal)
@@ -253,8 +276,11 @@ def auction_values(ctx: Context, amounts: Sequence[int],
         mine = hands[:]
         mine[me] |= talon
         done = _declared(ctx, mine, me)
+        cap = max(120, marriage_cap(mine[me]))
         for i, amount in enumerate(amounts):
-            declare[i] += ctx.finish(done, amount, -DECLARER_MARGIN, blind=blind)
+            for j, raised in enumerate(plans[i]):
+                sums[i][j] += ctx.finish(done, raised if raised <= cap else amount,
+                                         -DECLARER_MARGIN, blind=blind)
         others = ([s for s in ctx.active if s != me and s in in_auction]
                   or [s for s in ctx.active if s != me])
         rival = max(others, key=lambda s: (_strength(hands[s]), s))
@@ -266,7 +292,21 @@ def auction_values(ctx: Context, amounts: Sequence[int],
         if ctx.late():
             break
     k = max(1, len(worlds))
-    return [v / k for v in declare], passing / k
+    return [max(v) / k for v in sums], passing / k
+
+
+def _raises(ctx: Context, amount: int) -> list[int]:
+    """The contracts a declarer at `amount` may raise to that the auction
+    weighs: the bid itself, up to three steps above, and what would take
+    the seat to the target (the contract is raised after the talon, and
+    near the end a bid's worth is the raise it opens)."""
+    step = ctx.rules.bid_step
+    out = [amount + k * step for k in range(4)]
+    need = ctx.rules.target - ctx.scorer.totals[ctx.me]
+    need = -(-need // step) * step
+    if need > out[-1]:
+        out.append(need)
+    return out
 
 
 def _still_bidding(obs: Obs) -> set[int]:
@@ -406,8 +446,11 @@ def fallback(legal: Sequence[str]) -> str:
 
 
 def choose(rules: Rules, observation: Obs, legal_texts: Sequence[str], work: int = 200,
-           seed: int = 0, deadline: float | None = None) -> str:
-    """One legal action, in RULES.md §7 notation, for this observation."""
+           seed: int = 0, deadline: float | None = None, auction_work: int | None = None) -> str:
+    """One legal action, in RULES.md §7 notation, for this observation.
+    `work` is the simulated deals of a card play; `auction_work` (default:
+    `work`) those of every other decision: the bids, gives, contract and
+    offers, a handful per deal, each of which decides a whole deal."""
     legal = list(legal_texts)
     if not legal:
         raise ValueError("choose: no legal actions given")
@@ -418,7 +461,8 @@ def choose(rules: Rules, observation: Obs, legal_texts: Sequence[str], work: int
     if lottery is not None:
         return lottery
     try:
-        ctx = Context(rules, observation, work, seed,
+        ctx = Context(rules, observation,
+                      work if "play" in heads or auction_work is None else auction_work, seed,
                       deadline if deadline is not None else time.monotonic() + 60.0)
     except BeliefError:
         # A form the sampler does not cover (the 2-player forms): no search.
