@@ -15,7 +15,10 @@ from typing import Any
 from arena.game import Card, Rules
 
 WIN = 1000.0          # the value of finishing first; the others lose it
-SECOND = -600.0
+# Second place is worth no more than third: the bot plays for first place
+# only. Measured (benchmarks/strength.py, paired standard games against two
+# greedy bots, docs/bots.md): -600 for second finished first less often.
+SECOND = -1000.0
 # Before the end, how much of the lead is counted over the leading other
 # seat rather than over the mean of the others (percent).
 LEADER_PERCENT = 0
