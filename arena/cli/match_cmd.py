@@ -70,6 +70,7 @@ def play(
         "--open/--no-open", help="open a person's page in the browser, where there is one")] = True,
 ) -> None:
     """Run one match between bots and print the deal-by-deal summary and the result."""
+    from arena.cli.safelog import escape_controls
     from arena.referee.match import MatchSetupError, RulesChoiceError, build_rules
     from arena.referee.secrecy import new_key, public_id
     from arena.referee.spec import MatchSpec, TimeControl
@@ -174,7 +175,7 @@ def play(
         typer.echo(json.dumps(asdict(result) | {"key": key}, indent=2))
     else:
         for line in result_lines(result):
-            typer.echo(line)
+            typer.echo(escape_controls(line))  # `human:NAME` is free text too
         typer.echo(f"repeat with: --seed {seed} --key {key}")
     if stop.signal is not None:
         # Held while the result was printed (the match had finished, its
@@ -191,6 +192,7 @@ def show(
         "--seat", help="a seat number, or 'all' to show every hand")] = "all",
 ) -> None:
     """Tell a recorded match deal by deal, from one seat's view or all."""
+    from arena.cli.safelog import escape_controls
     from arena.referee.replay import ReplayError, read_replay
     from arena.referee.transcript import replay_lines
 
@@ -204,7 +206,10 @@ def show(
         else:
             raise ReplayError(f"--seat {seat!r}: expected 'all' or a seat number 0..{n - 1}")
         for line in replay_lines(rep, viewer):
-            typer.echo(line)
+            # A replay's names are free text (a person's, typed into the
+            # lobby by anyone who reaches it): its control characters, escape
+            # sequences that would clear or retitle this terminal, as \xNN.
+            typer.echo(escape_controls(line))
     except ReplayError as exc:
         raise _fail(str(exc)) from None
 

@@ -284,3 +284,23 @@ def test_pondering_flag_and_the_pause_mechanism_per_seat(tmp_path: Path) -> None
     code, out, err = _run(*base[:-1])
     assert code == 0, err
     assert re.search(r"seat \d random@[^ ]+: .*; sandbox process, (paused by|could not be paused)", out)
+
+
+def test_replay_show_writes_a_names_control_characters_as_escapes(tmp_path: Path) -> None:
+    """A lobby person's name is free text from anyone who reaches the lobby,
+    and it is in the game's replay, which the lobby's page tells to read with
+    `arena replay show`: its escape sequences (a title set by OSC ... BEL, a
+    screen cleared, a line overwritten by CR) reached the reader's terminal
+    as they were. They are written as \\xNN."""
+    from web.stored import write_replay
+
+    from arena.game import Rules
+
+    replay = tmp_path / "lobby-game.jsonl"
+    name = "eve\x1b]0;owned\x07\x1b[2J\rX"
+    write_replay(replay, Rules.preset("standard").replace(max_deals=1), seed=3,
+                 bots=[("ann", "human"), (name, "human"), ("greedy", "1.0")])
+    code, out, err = _run("replay", "show", str(replay))
+    assert code == 0, err
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", out), repr(out[:300])
+    assert "1: eve\\x1b]0;owned\\x07\\x1b[2J\\x0dX@human" in out, out[:300]
