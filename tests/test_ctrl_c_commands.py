@@ -43,8 +43,10 @@ def first_line(out: bytes, pid: int) -> bool:
     return b"\n" in out  # "checking ...": the match is being set up
 
 
-def stopped(args: list[str], when: Moment, last: str) -> None:
-    code, out = in_terminal(args, when)
+def stopped(args: list[str], when: Moment, last: str, twice: bool = False) -> None:
+    """^C at `when` (with `twice`, once more 0.2 s later, while the command
+    stops: its match's cleanup runs on, not cut off with gRPC's tracebacks)."""
+    code, out = in_terminal(args, when, twice)
     shown = f"{args}: exit status {code}, output:\n{out}"  # a string: shown whole
     assert code == 130, shown
     assert not any(word in out for word in NOISE), shown
@@ -60,8 +62,9 @@ def _arena() -> None:
 
 def test_ctrl_c_of_bot_check(tmp_path: Path) -> None:
     args = ["bot", "check", str(GREEDY), "--sandbox", "process", "--deals", "20"]
-    for when in (first_line, bot_running, first_line, bot_running):
-        stopped(args, when, "interrupted: the check was stopped; the bot was not judged")
+    for when, twice in ((first_line, False), (bot_running, False), (first_line, True),
+                        (bot_running, True)):
+        stopped(args, when, "interrupted: the check was stopped; the bot was not judged", twice)
 
 
 def _tournament_and_bot(tmp_path: Path) -> tuple[Path, Path]:
@@ -79,9 +82,9 @@ def _tournament_and_bot(tmp_path: Path) -> tuple[Path, Path]:
 
 def test_ctrl_c_of_bot_add_adds_nothing(tmp_path: Path) -> None:
     folder, bot = _tournament_and_bot(tmp_path)
-    for _ in range(2):  # during its validation match (it prints nothing before)
+    for twice in (False, True):  # during its validation match (it prints nothing before)
         stopped(["bot", "add", str(folder), str(bot), "--deals", "20"], bot_running,
-                "interrupted: the bot was not added")
+                "interrupted: the bot was not added", twice)
         assert not (folder / "bots" / "newbot").exists()
         assert "newbot" not in cli("tournament", "status", folder).stdout
 
@@ -89,8 +92,8 @@ def test_ctrl_c_of_bot_add_adds_nothing(tmp_path: Path) -> None:
 def test_ctrl_c_of_play(tmp_path: Path) -> None:
     args = ["play", str(GREEDY), str(RANDOM), str(GREEDY), "--sandbox", "process",
             "--replay", str(tmp_path / "r.jsonl")]
-    for _ in range(2):
-        stopped(args, bot_running, "interrupted: the match was stopped; it has no result")
+    for twice in (False, True):
+        stopped(args, bot_running, "interrupted: the match was stopped; it has no result", twice)
         assert not (tmp_path / "r.jsonl").exists()  # no replay of a match without a result
 
 
@@ -247,10 +250,12 @@ def _answering(out: bytes, pid: int) -> bool:
 
 
 def test_ctrl_c_of_serve(tmp_path: Path) -> None:
-    # At the first line (uvicorn not yet started), with it serving, again.
-    for when in (lambda out, pid: b"lobby: http" in out, _answering, lambda out, pid: bool(out)):
+    # At the first line (uvicorn not yet started), with it serving, again,
+    # and twice with it serving (the second while it shuts down).
+    for when, twice in ((lambda out, pid: b"lobby: http" in out, False), (_answering, False),
+                        (lambda out, pid: bool(out), False), (_answering, True)):
         code, out = in_terminal(["serve", "--lobby", "--data", str(tmp_path / "lobby"), "--port", "0"],
-                                when)
+                                when, twice)
         assert code == 130, out
         assert not any(word in out for word in NOISE), out
         assert last_line(out.replace("^C", "")) == "interrupted: the server was stopped", out

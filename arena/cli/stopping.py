@@ -218,9 +218,13 @@ class OneMatchStop:
     """Ctrl-C and SIGTERM for the commands that play one match under
     asyncio.run (`play`, `bot check`, `bot add`'s validation).
 
-    During the match, Ctrl-C is asyncio.run's own (it cancels the match's
-    task, whose cleanup stops the bots and drops an unfinished replay) and
-    SIGTERM, through `run`, cancels that task the same way (left at its
+    During the match, Ctrl-C and SIGTERM, through `run`, cancel the match's
+    task (its cleanup stops the bots and drops an unfinished replay), once:
+    a second one while that cleanup runs is only noted. asyncio.run's own
+    Ctrl-C handler raised KeyboardInterrupt at the second, anywhere in the
+    cleanup, and the bots' gRPC server, cut off in its shutdown, printed
+    "Exception ignored in Server.__del__ ... Event loop is closed" and
+    "coroutine 'AioServer.shutdown' was never awaited" (left at its
     default, SIGTERM would kill the command and leave its bots running). A
     Python handler, not loop.add_signal_handler: the loop's close puts
     SIGTERM back to its default, and a SIGTERM then killed the command
@@ -249,8 +253,11 @@ class OneMatchStop:
                     loop.call_soon_threadsafe(task.cancel)
 
             self._cancel = cancel
-            if signal.getsignal(signal.SIGTERM) is not signal.SIG_IGN:
-                signal.signal(signal.SIGTERM, self._handle)
+            # In place of asyncio.run's Ctrl-C handler: asyncio.run puts the
+            # default back at its end only if its own is still there.
+            for held in (signal.SIGINT, signal.SIGTERM):
+                if signal.getsignal(held) is not signal.SIG_IGN:
+                    signal.signal(held, self._handle)
         result = await work
         done.append(result)
         self.hold()
