@@ -398,7 +398,10 @@ sandbox = "auto"               # auto | docker | bwrap | process
 replays = true                 # keep a replay file per match in replays/
 new_version_deals = "auto"     # a changed bot's new version: "fresh" deals no one has seen
                                # (its old version's replays show the old ones), "same" deals
-                               # (versions comparable), "auto" = fresh while replays are kept
+                               # (versions comparable), "auto" = fresh while replays are kept,
+                               # else where a faulty seat's log was kept
+seed_public = false            # true only for a demo whose seed is public anyway: then a
+                               # published seed (leaderboard publish) still lets new bots in
 bootstrap = 200                # resamples for the 95% rank interval (0 = off)
 
 # Bot folders (each with a bot.toml); at least 3. `arena bot add` adds more.

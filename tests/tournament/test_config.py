@@ -133,7 +133,8 @@ def test_example_config_is_valid(make_bot, tmp_path) -> None:
     # Every key the config accepts is in the example, so a user sees them all.
     data = tomllib.loads((folder / "tournament.toml").read_text())
     assert set(data) >= {"name", "description", "seed", "bots", "rules", "time_control",
-                         "faults", "limits"}
+                         "faults", "limits", "new_version_deals", "seed_public"}
+    assert data["seed_public"] is False and config.seed_public is False
     from dataclasses import fields
 
     from arena.sandbox.api import Limits
