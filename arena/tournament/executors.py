@@ -196,7 +196,7 @@ def _quiet_stop() -> None:
     own loop, between two tasks or while it pickles the match's end for the
     coordinator), multiprocessing prints it with a traceback ("Process
     SpawnProcess-1: ..."). The logging handlers keep the stream they were
-    made with: the match's errors still show."""
+    made with (the last resort's too): the match's errors still show."""
     import sys
     import warnings
 
@@ -205,7 +205,13 @@ def _quiet_stop() -> None:
                   unraisable.object, unraisable.exc_value)
 
     sys.unraisablehook = to_log
-    sys.stderr = _StderrToLog()
+    if not isinstance(sys.stderr, _StderrToLog):  # the first call has the real stream
+        # Python's handler of last resort (no logging set up in a worker) writes
+        # to whatever sys.stderr is: given the real one, errors still show.
+        last_resort = logging.StreamHandler(sys.stderr)
+        last_resort.setLevel(logging.WARNING)
+        logging.lastResort = last_resort
+        sys.stderr = _StderrToLog()
     warnings.filterwarnings("ignore", category=RuntimeWarning)
     # grpc's poller thread can still call into the closed loop of the match
     # it was serving ("Exception in callback PollerCompletionQueue...").

@@ -97,3 +97,17 @@ def test_the_pool_tells_each_worker_once(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "interrupts").read_text() == "1"
     assert done.stderr == ""
+
+
+def test_a_stopping_workers_errors_still_show(tmp_path: Path) -> None:
+    # Its traceback-printing goes to the log; a logged error reaches stderr.
+    script = ("import logging, sys\n"
+              "from arena.tournament.executors import _quiet_stop\n"
+              "_quiet_stop(); _quiet_stop()\n"
+              "print('to the log', file=sys.stderr)\n"
+              "logging.getLogger('arena.referee').error('the match failed')\n"
+              "logging.getLogger('arena.referee').warning('a warning')\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "the match failed\n"
