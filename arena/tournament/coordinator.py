@@ -15,6 +15,7 @@ from pathlib import Path
 import trueskill
 
 from arena.referee.spec import MatchResult, MatchSpec
+from arena.sandbox.botfile import BotFileError, load_bot
 from arena.tournament import adaptive, fingerprint, ratings, registry, schedule
 from arena.tournament.config import TournamentConfig
 from arena.tournament.executors import Executor, Outcome
@@ -59,6 +60,7 @@ def prepare(config: TournamentConfig, store: Store) -> Field:
     anything, when the settings differ from those of the stored results."""
     fingerprint.verify(config, store)
     check_field(config, store)
+    refuse_new_content_after_reveal(config, store)  # before a new version is registered
     fingerprint.record(config, store)
     salt(store)  # the seed commitment's salt, fixed before any match is played
     bots = tuple(registry.sync_field(config, store))
@@ -68,6 +70,33 @@ def prepare(config: TournamentConfig, store: Store) -> Field:
                 [bots[i].id for i in m.bots]) for m in planned)
     store.set_meta("name", config.name)
     return Field(bots, planned)
+
+
+def _late(config: TournamentConfig, names: str) -> TournamentError:
+    return TournamentError(
+        f"{Path(config.root) / 'tournament.toml'}: the tournament seed was published "
+        f"(arena leaderboard publish) before {names} joined; its matches would be dealt "
+        "from that seed, and anyone could deal every hand: play new bots and versions in a "
+        "new tournament folder (arena tournament new)")
+
+
+def refuse_new_content_after_reveal(config: TournamentConfig, store: Store) -> None:
+    """A listed folder whose content the store does not know yet would be
+    registered now, after the seed was published (refuse_after_reveal):
+    refused before it is, so that a refused run stores nothing."""
+    if revealed_after(store) is None or config.seed_public:
+        return
+    known = {(b.name, b.content_hash) for b in store.bots()}
+    new = []
+    for path in config.bot_paths:
+        try:
+            spec = load_bot(path)
+        except BotFileError:
+            continue  # sync_field says what is wrong with it
+        if (spec.name, spec.content_hash) not in known:
+            new.append(f"{spec.name} {spec.version}")
+    if new:
+        raise _late(config, " and ".join(sorted(new)))
 
 
 def refuse_after_reveal(config: TournamentConfig, bots: Sequence[BotRow],
@@ -86,12 +115,7 @@ def refuse_after_reveal(config: TournamentConfig, bots: Sequence[BotRow],
                 if r.status == "finished"}
     todo = [m for m in planned if m.match_id not in finished and late & set(m.bots)]
     if todo:
-        names = " and ".join(sorted(f"{bots[i].name} {bots[i].version}" for i in late))
-        raise TournamentError(
-            f"{Path(config.root) / 'tournament.toml'}: the tournament seed was published "
-            f"(arena leaderboard publish) before {names} joined; the {len(todo)} matches to play "
-            "would be dealt from that seed, and anyone could deal every hand: play new bots "
-            "and versions in a new tournament folder (arena tournament new)")
+        raise _late(config, " and ".join(sorted(f"{bots[i].name} {bots[i].version}" for i in late)))
 
 
 def plan_field(config: TournamentConfig, bots: Sequence[BotRow],

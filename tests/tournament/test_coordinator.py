@@ -396,9 +396,10 @@ def test_a_published_seed_deals_nothing_to_bots_that_join_after_it(
         run(folder)
     message = str(refused.value)
     assert "\n" not in message and "tournament seed was published" in message
-    assert "best 1.0 joined" in message and "the 18 matches to play" in message
+    assert "before best 1.0 joined; its matches would be dealt from that seed" in message
     with Store(config.store_path) as store:
         assert {r.match_id: r.status for r in store.matches()} == stored  # nothing planned
+        assert "best" not in {b.name for b in store.bots()}  # nor registered
 
     folder2 = make_tournament(four[:3], name="t2", seed=2**62 + 6)
     run(folder2)
