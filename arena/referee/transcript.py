@@ -107,6 +107,7 @@ def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
     looked: dict[int, bool] = {}  # per viewer: its hand has been shown this deal
     redealt = False  # the last action was an accepted redeal: new cards, same deal number
     phase = ""
+    told = 0  # auction entries of this deal told so far
     for i, (game, rec) in enumerate(states):
         obs = {v: game.observation(v).to_dict() for v in viewers}
         first = obs[viewers[0]]
@@ -121,6 +122,7 @@ def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
                 yield _deal_result(deals[current])
             current = number
             talon_shown = []
+            told = 0
             yield ""
             yield f"== deal {number}, dealer {first.get('dealer')}{' (redealt)' if redealt else ''}"
             for v, o in obs.items():
@@ -136,8 +138,18 @@ def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
         if talon and talon != talon_shown:
             talon_shown = talon
             yield f"   talon: {' '.join(talon)}"
+        # Entries the engine made itself: the compulsory opening 100 (RULES.md
+        # §2) is in the auction before any seat acts; without this line a
+        # deal seemed to start with the second seat's pass.
+        auction = first.get("auction") or []
+        for entry in auction[told:]:
+            yield f"   seat {entry['seat']}: {entry['action']}  (compulsory opening)"
+        told = len(auction)
         if rec is None:
             break
+        nxt = states[i + 1][0].observation(viewers[0]).to_dict().get("auction") or []
+        if len(nxt) == len(auction) + 1 and nxt[-1]["seat"] == rec["seat"]:
+            told += 1  # this seat's bid or pass: told on its own line below
         if seat is not None and seat != rec["seat"] and game.private_offer and rec["action"] == "pass":
             continue  # another seat's answer to a private offer (RULES.md §6)
         after = states[i + 1][0].observation(seat).to_dict() if seat is not None else None

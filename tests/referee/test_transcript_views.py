@@ -88,3 +88,31 @@ def test_a_blind_seat_s_hand_shows_once_it_has_looked() -> None:
     hand = " ".join(str(c) for c in states[1].hand(blind))
     looked = lines.index(f"   seat {blind} hand: {hand}")
     assert looked > lines.index(f"   seat {blind}: pass")
+
+
+def test_the_compulsory_opening_bid_is_told_before_the_first_seat_acts() -> None:
+    """RULES.md §2: the seat left of the dealer opens with a compulsory 100,
+    an entry the engine makes, with no action recorded. `replay show` tells
+    it first in each deal (it once began with the next seat's pass), once,
+    and never counts a seat's own bid or pass as another such entry."""
+    for preset in Rules.presets():
+        rules = Rules.preset(preset)
+        replay, states = replay_of(rules, 11, first_legal, 400)
+        openings = []  # (seat, bid) of each deal start, from the engine
+        before: list[Any] = []
+        for g in states:
+            auction = g.observation(0).to_dict()["auction"]
+            if len(auction) == 1 and auction != before and not (before and before[0] == auction[0]
+                                                                 and len(before) > 1):
+                openings.append(f"seat {auction[0]['seat']}: {auction[0]['action']}  (compulsory opening)")
+            before = auction
+        lines = list(replay_lines(replay, None))
+        told = [line.strip() for line in lines if "compulsory" in line]
+        assert told and told == openings, (preset, told[:3], openings[:3])
+        for i, line in enumerate(lines):
+            if line.startswith("== deal"):  # the hands, then the opening, then the first action
+                rest = [x for x in lines[i + 1:] if "hand:" not in x]
+                assert "compulsory opening" in rest[0], (preset, lines[i:i + 6])
+        for view in range(rules.players):
+            seen = [x for x in replay_lines(replay, view) if "compulsory" in x]
+            assert len(seen) <= len(told)
