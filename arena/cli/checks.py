@@ -5,14 +5,15 @@ from __future__ import annotations
 import math
 
 
-def rules_overrides(items: list[str] | None) -> tuple[list[tuple[str, object]], str]:
+def rules_overrides(items: list[str] | None, where: str = "--option") -> tuple[list[tuple[str, object]], str]:
     """`--option NAME=VALUE` items as (name, value) pairs, and what is wrong
-    ("" if nothing). The values stay text: the engine reads each option's type."""
+    ("" if nothing), named as `where` (the flag, or a web form's field). The
+    values stay text: the engine reads each option's type."""
     out: list[tuple[str, object]] = []
     for item in items or ():
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
-            return [], f"--option {item!r}: expected NAME=VALUE"
+            return [], f"{where} {item!r}: expected NAME=VALUE"
         out.append((name.strip(), value.strip()))
     return out, ""
 

@@ -50,7 +50,7 @@ def parse_options(text: str) -> dict[str, object]:
     from arena.cli.checks import rules_overrides
 
     items = [p.strip() for line in text.splitlines() for p in line.split(",") if p.strip()]
-    overrides, problem = rules_overrides(items)
+    overrides, problem = rules_overrides(items, where="options")
     if problem:
         raise GameError(problem)
     return dict(overrides)

@@ -71,3 +71,14 @@ def test_per_move_time() -> None:
     for bad in ("0", "-1", "abc", "nan", "inf", "3600.5"):
         with pytest.raises(FormError, match="per-move time"):
             per_move(bad)
+
+
+def test_the_options_text_field_names_itself_not_a_command_line_flag() -> None:
+    """A person typing in the form's options field never typed `--option`."""
+    from arena.web.lobby.games import GameError
+    from arena.web.lobby.routes import parse_options
+
+    assert parse_options("max_deals=2, target=500") == {"max_deals": "2", "target": "500"}
+    with pytest.raises(GameError) as err:
+        parse_options("max_deals=2\ntarget")
+    assert str(err.value) == "options 'target': expected NAME=VALUE"
