@@ -15,6 +15,7 @@ from __future__ import annotations
 import hmac
 import logging
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs
 
 from starlette.requests import Request
@@ -60,12 +61,19 @@ def lobby_routes(lobby: Lobby) -> list[BaseRoute]:
     def find(request: Request) -> LobbyGame | None:
         return lobby.games.get(str(request.path_params["game"]))
 
+    def live_status(stored: dict[str, Any]) -> dict[str, Any]:
+        """A stored game with the status the server holds for it now: the
+        store knows waiting and playing only, not starting or queued (the
+        game's own page shows the live status too)."""
+        game = lobby.games.get(str(stored["id"]))
+        return {**stored, "status": game.status} if game is not None else stored
+
     async def index(request: Request) -> Response:
         preset = request.query_params.get("preset", "standard")
         if preset not in PRESETS:
             return error_page(request, 404, f"No preset {preset[:40]!r} (presets: {', '.join(PRESETS)}).")
         return TEMPLATES.TemplateResponse(request, "lobby.html", {
-            "games": lobby.store.games(), "people": lobby.store.people(), "bots": sorted(lobby.config.bots),
+            "games": [live_status(g) for g in lobby.store.games()], "people": lobby.store.people(), "bots": sorted(lobby.config.bots),
             "presets": PRESETS, "max_seats": MAX_SEATS, "preset": preset,
             "controls": create_form.controls(preset), "prefix": create_form.PREFIX,
             "mark": create_form.MARK, "per_move": lobby.config.human_time.per_move,

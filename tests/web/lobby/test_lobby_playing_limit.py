@@ -155,6 +155,11 @@ def test_a_real_lobby_queues_the_game_past_the_limit(tmp_path: Path) -> None:
                 if "waiting" not in seen and "starting" not in seen:
                     break
                 await asyncio.sleep(0.2)
+            # The lobby's list of games says the same (it once said 'waiting'
+            # for a queued game: the store knows no 'queued').
+            index = (await asyncio.to_thread(request, "GET", "/lobby"))[1]
+            listed = dict(re.findall(r'<tr data-game="(\w+)">.*?<td class="status">(\w+)</td>', index, re.S))
+            assert [listed[page.rsplit("/", 1)[1]] for page, _ in games] == seen, listed
             for ws in sockets:
                 await ws.close()
             return seen
