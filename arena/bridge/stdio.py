@@ -58,7 +58,10 @@ def to_line(data: bytes) -> bytes:
     """One RefereeMessage as the bot reads it: a line of JSON."""
     msg = pb.RefereeMessage.FromString(data)
     mapped = json_format.MessageToDict(msg, preserving_proto_field_name=True)
-    return json.dumps(mapped, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+    # ASCII only: a name's letters come as \uXXXX escapes, so no reader splits
+    # a line inside one (U+2028 and U+2029 end a line for Python's
+    # splitlines and for some JSON-line readers), and a bot need not decode UTF-8.
+    return json.dumps(mapped, separators=(",", ":"), ensure_ascii=True).encode() + b"\n"
 
 
 def from_line(line: bytes, token: str) -> tuple[bytes, str]:

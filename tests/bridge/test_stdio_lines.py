@@ -61,3 +61,16 @@ def test_the_outgoing_stream_is_a_queue_backed_iterator() -> None:
     out.close()
     reader.join(5)
     assert got == [b"a", b"b"] and not reader.is_alive()
+
+
+def test_every_line_is_ascii_so_no_reader_splits_a_name() -> None:
+    """A person's name in the lobby is free text: U+2028 and U+2029 end a
+    line for Python's str.splitlines and some JSON-line readers, and a shell
+    bot may not decode UTF-8. Every line the bot reads is ASCII; the name
+    comes back whole from the JSON."""
+    name = "Tysiąc\u2028ли\u2029\u0085x"
+    msg = pb.RefereeMessage(match_start=pb.MatchStart(
+        match_id="m", seats=[pb.SeatInfo(seat=0, name=name, version="1")]))
+    line = to_line(msg.SerializeToString())
+    assert line.isascii() and len(line.decode().splitlines()) == 1
+    assert json.loads(line)["match_start"]["seats"][0]["name"] == name
