@@ -263,9 +263,9 @@ def _show_listed(config: TournamentConfig, store: Store | None,
     exists, nothing else (`bot add` creates it)."""
     from arena.sandbox.botfile import BotFileError, load_bot
     from arena.tournament.config import CONFIG_NAME
-    from arena.tournament.registry import CONFIG_BOTS_KEY
+    from arena.tournament.registry import recorded_names
 
-    recorded: dict[str, str] = (store.get_json(CONFIG_BOTS_KEY) or {}) if store else {}
+    recorded = recorded_names(config, store)
     for i, path in enumerate(config.bot_paths):
         if path in recorded and recorded[path] in skip:
             continue

@@ -23,7 +23,10 @@ BOTS_DIR = "bots"
 # `arena tournament new --bot PATH` copies each bot here and lists the copy:
 # the tournament folder is then self-contained (it can be moved or copied).
 SOURCES_DIR = "sources"
-# meta key: {absolute folder listed in tournament.toml: bot name}, as last run
+# meta key: {folder listed in tournament.toml: bot name}, as last run. A folder
+# inside the tournament is keyed relative to it (POSIX), so the record still
+# holds once the tournament folder is moved; one outside it, by its absolute
+# path (stores written before relative keys hold absolute paths only).
 CONFIG_BOTS_KEY = "config_bots"
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".git", ".mypy_cache", ".pytest_cache")
 
@@ -142,6 +145,31 @@ def _known(config: TournamentConfig, spec: BotSpec) -> bool:
                    for b in store.bots())
 
 
+def _record_key(root: Path, folder: str) -> str:
+    """How `folder` (absolute, resolved) is keyed in CONFIG_BOTS_KEY."""
+    try:
+        return Path(folder).relative_to(root).as_posix()
+    except ValueError:  # outside the tournament: it cannot move with it
+        return folder
+
+
+def recorded_names(config: TournamentConfig, store: Store | None) -> dict[str, str]:
+    """{absolute folder listed now: the bot name it held at the last run},
+    for the listed folders the store has a record of."""
+    if store is None:
+        return {}
+    stored: dict[str, str] = store.get_json(CONFIG_BOTS_KEY) or {}
+    root = Path(config.root)
+    found: dict[str, str] = {}
+    for path in config.bot_paths:
+        key = _record_key(root, path)
+        if key in stored:
+            found[path] = stored[key]
+        elif path in stored:  # an absolute key, as stores before relative keys have
+            found[path] = stored[path]
+    return found
+
+
 def field_names(config: TournamentConfig, store: Store | None) -> list[str]:
     """Names of the bots that play: those in tournament.toml, plus those
     submitted with `arena bot add` (their newest version is a submission).
@@ -152,9 +180,7 @@ def field_names(config: TournamentConfig, store: Store | None) -> list[str]:
     and one that cannot be read is an error, even for reading results: a
     mistyped path would otherwise drop a bot from the table silently (its
     results would show as an earlier version's)."""
-    recorded: dict[str, str] = {}
-    if store is not None:
-        recorded = store.get_json(CONFIG_BOTS_KEY) or {}
+    recorded = recorded_names(config, store)
     names: set[str] = set()
     for i, path in enumerate(config.bot_paths):
         if path in recorded:
@@ -179,7 +205,7 @@ def sync_field(config: TournamentConfig, store: Store) -> list[BotRow]:
     for path in config.bot_paths:
         spec = load_bot(path)
         register(store, spec, root, "config")
-        recorded[path] = spec.name
+        recorded[_record_key(root, path)] = spec.name
     store.set_json(CONFIG_BOTS_KEY, recorded)
     latest = store.latest_versions()
     return [latest[name] for name in field_names(config, store)]

@@ -97,3 +97,44 @@ def test_a_copied_then_moved_tournament_folder_runs_as_before(tmp_path: Path) ->
     rows = [json.loads((tmp_path / b / "leaderboard.json").read_text())["rows"]
             for b in ("b1", "b2")]
     assert rows[0] == rows[1] and len(rows[0]) == 3
+
+
+@pytest.mark.slow
+def test_a_moved_folder_reads_its_results_with_a_listed_source_gone(tmp_path: Path) -> None:
+    """The store records which bot each listed folder held keyed relative to
+    the tournament, so once the folder is moved, status and the leaderboard
+    still need no source folder (keyed by absolute path, the moved folder's
+    paths were unknown to it and each was read: a folder gone was an error)."""
+    folder = tmp_path / "t"
+    new_tournament(tmp_path, folder, ("rb", "rc", "rd"))
+    first = cli("tournament", "run", folder)
+    assert first.returncode == 0, first.stderr
+    moved = tmp_path / "moved"
+    shutil.move(folder, moved)
+    shutil.rmtree(moved / "sources" / "rc")
+    status = cli("tournament", "status", moved)
+    assert status.returncode == 0, status.stderr
+    assert "finished 6 (of 6" in status.stdout and "rc 1.0.0" in status.stdout
+    board = cli("leaderboard", "show", moved)
+    assert board.returncode == 0, board.stderr
+    assert "| rc |" in board.stdout
+    # Running needs the listed folders: refused in one line, nothing changed.
+    again = cli("tournament", "run", moved)
+    assert again.returncode == 2 and "key 'bots[1]'" in again.stderr
+    assert len(again.stderr.strip().splitlines()) == 1
+
+
+def test_a_store_with_absolute_folder_keys_still_names_its_listed_bots(tmp_path: Path) -> None:
+    """Stores written before relative keys recorded absolute paths: read as before."""
+    from arena.tournament.config import load_config
+    from arena.tournament.registry import CONFIG_BOTS_KEY, field_names
+    from arena.tournament.store import Store
+
+    folder = tmp_path / "t"
+    new_tournament(tmp_path, folder, ("rb", "rc", "rd"))
+    config = load_config(folder)
+    with Store(config.store_path) as store:
+        store.set_json(CONFIG_BOTS_KEY, {p: Path(p).name for p in config.bot_paths})
+    shutil.rmtree(folder / "sources" / "rc")
+    with Store(config.store_path) as store:
+        assert field_names(load_config(folder, check_bots=False), store) == ["rb", "rc", "rd"]
