@@ -21,7 +21,7 @@ LOCK_NAME = ".run.lock"
 
 
 class RunLocked(RuntimeError):
-    """Another run holds the folder."""
+    """Another run holds the folder, or its lock file cannot be opened."""
 
 
 # `is_running` takes a shared lock for an instant: a run starting at that
@@ -33,7 +33,11 @@ _PAUSE = 0.02
 @contextmanager
 def exclusive_run(folder: str | os.PathLike[str]) -> Iterator[None]:
     path = Path(folder) / LOCK_NAME
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:  # a folder of another user's, read-only, or the name taken
+        raise RunLocked(f"{path}: cannot open the run lock: {exc.strerror or exc} (a run "
+                        "writes into the tournament folder: it must be writable)") from None
     try:
         for attempt in range(_TRIES):
             try:
@@ -57,7 +61,7 @@ def is_running(folder: str | os.PathLike[str]) -> bool:
     """True while an `arena tournament run` holds the folder (read-only probe)."""
     try:
         fd = os.open(Path(folder) / LOCK_NAME, os.O_RDONLY)
-    except FileNotFoundError:
+    except OSError:  # none yet, or not readable by this reader: no run it can see
         return False
     try:
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)

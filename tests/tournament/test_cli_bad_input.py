@@ -196,6 +196,23 @@ def test_a_second_run_on_the_same_folder_is_refused(tmp_path: Path) -> None:
     assert not (folder / "tournament.sqlite").exists()
 
 
+def test_a_run_lock_that_cannot_be_opened_is_one_line(tmp_path: Path) -> None:
+    """A folder the run cannot write its lock into (read-only, another
+    user's; here the lock's name taken by a folder, which fails as root too)
+    was a PermissionError's traceback; now one line naming the lock file."""
+    from arena.tournament.runlock import LOCK_NAME, is_running
+
+    bots = [random_bot(tmp_path, n) for n in ("rb", "rc", "rd")]
+    folder = tmp_path / "t"
+    write(folder, bots)
+    (folder / LOCK_NAME).mkdir()
+    refused(cli("tournament", "run", folder), f"{folder / LOCK_NAME}: cannot open the run lock")
+    assert not (folder / "tournament.sqlite").exists()
+    assert not is_running(folder)
+    status = cli("tournament", "status", folder)
+    assert status.returncode == 0 and "not started" in status.stdout, status.stderr
+
+
 def test_is_running_probes_the_run_lock_without_taking_it(tmp_path: Path) -> None:
     """`tournament status` asks whether a run holds the folder: matches left
     `running` by a killed run are shown as interrupted. The probe must not
