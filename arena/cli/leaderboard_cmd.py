@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from arena.tournament.standings import Table
 
 leaderboard_app = typer.Typer(help="Rating tables: show, publish.", no_args_is_help=True)
 
@@ -15,11 +18,13 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def _table(folder: Path, reveal: bool = False, publishing: bool = False) -> object:
+def _table(folder: Path, reveal: bool = False) -> tuple[Table, int]:
+    """The rating table, and the id of the newest bot version stored when it
+    was built (the versions up to it were registered before its seed, if it
+    shows it, is published)."""
     from arena.tournament.config import TournamentConfigError, load_config
     from arena.tournament.fingerprint import FingerprintError
     from arena.tournament.registry import RegistryError
-    from arena.tournament.secrecy import mark_revealed
     from arena.tournament.standings import build
     from arena.tournament.store import Store, StoreError
 
@@ -30,13 +35,24 @@ def _table(folder: Path, reveal: bool = False, publishing: bool = False) -> obje
             raise TournamentConfigError(
                 f"{config.store_path}: no results yet (run `arena tournament run {folder}`)")
         with Store(config.store_path) as store:
-            table = build(config, store, reveal)
-            if publishing and table.seed is not None and table.seed.seed is not None:
-                # Published now: the versions registered from here on may know
-                # it. (`show` prints it to the organiser, who knows it anyway.)
-                mark_revealed(store, max((b.id for b in store.bots()), default=0))
-            return table
+            return build(config, store, reveal), max((b.id for b in store.bots()), default=0)
     except (TournamentConfigError, StoreError, FingerprintError, RegistryError) as exc:
+        raise _fail(str(exc)) from None
+
+
+def _mark_published(folder: Path, last_bot_id: int) -> None:
+    """The seed is out (a file to show it is open): versions registered from
+    here on may know it (arena/tournament/secrecy.py). Marked then, never
+    before: a publish that cannot open its first file (a bad --out) shows
+    the seed to no one and changes nothing stored."""
+    from arena.tournament.config import load_config
+    from arena.tournament.secrecy import mark_revealed
+    from arena.tournament.store import Store, StoreError
+
+    try:
+        with Store(load_config(folder, check_bots=False).store_path) as store:
+            mark_revealed(store, last_bot_id)
+    except StoreError as exc:
         raise _fail(str(exc)) from None
 
 
@@ -45,7 +61,8 @@ def show(folder: Annotated[Path, typer.Argument(help="tournament folder")]) -> N
     """Print the rating table as Markdown."""
     from arena.tournament.publish import to_markdown
 
-    typer.echo(to_markdown(_table(folder)), nl=False)  # type: ignore[arg-type]
+    # `show` prints the seed to the organiser, who knows it anyway: nothing is marked.
+    typer.echo(to_markdown(_table(folder)[0]), nl=False)
 
 
 @leaderboard_app.command("publish")
@@ -64,13 +81,19 @@ def publish(
     and the static site in site/ (tournament page, match list, head-to-head,
     per-bot pages, a replay player per match)."""
     from arena.tournament.publish import publish as write
-    from arena.tournament.standings import Table
 
-    table = _table(folder, reveal, publishing=True)
-    assert isinstance(table, Table)
+    table, last_bot_id = _table(folder, reveal)
     target = out if out is not None else Path("leaderboards") / table.name
+    shown = table.seed is not None and table.seed.seed is not None
+    marked = [False]
+
+    def opened(_path: Path) -> None:
+        if shown and not marked[0]:
+            _mark_published(folder, last_bot_id)
+            marked[0] = True
+
     try:
-        paths = write(table, target)
+        paths = write(table, target, opened)
     except OSError as exc:
         raise _fail(f"{target}: cannot write the leaderboard there: "
                     f"{exc.strerror or exc}" + (f" ({exc.filename})" if exc.filename else "")

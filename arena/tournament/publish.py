@@ -11,6 +11,7 @@ import csv
 import html
 import io
 import json
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 
@@ -226,14 +227,21 @@ def _footnote() -> str:
             "played by the default action and are left out of its statistics).")
 
 
-def publish(table: Table, out: str | Path) -> list[Path]:
-    """Write the four files into `out`; returns their paths."""
+def publish(table: Table, out: str | Path,
+            opened: Callable[[Path], None] | None = None) -> list[Path]:
+    """Write the four files into `out`; returns their paths. `opened` is
+    told of each file once it is open, before a byte is written into it:
+    from then on the seed it may show can be out, even if this or a later
+    write fails (a full disk)."""
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     texts = (to_markdown(table), to_json(table), to_csv(table), to_html(table))
     paths = []
     for name, text in zip(FILES, texts, strict=True):
         path = folder / name
-        path.write_text(text, encoding="utf-8")
+        with path.open("w", encoding="utf-8") as file:
+            if opened is not None:
+                opened(path)
+            file.write(text)
         paths.append(path)
     return paths

@@ -365,6 +365,35 @@ def test_the_seed_is_committed_first_and_published_when_every_match_is_finished(
     assert f"seed revealed: {seed}" in said
 
 
+def test_a_publish_that_writes_nothing_publishes_no_seed(four, make_tournament) -> None:
+    """The store remembers the seed as published when a file showing it is
+    written, not before: a `leaderboard publish --out` that cannot be written
+    (a typo naming a file) showed the seed to no one, yet refused every bot
+    added afterwards. A publish that writes a file still marks it."""
+    from typer.testing import CliRunner
+
+    from arena.cli import app
+    from arena.tournament.secrecy import revealed_after
+
+    folder = make_tournament(four[:3], seed=2**62 + 7)
+    run(folder)  # every planned match finished: publish shows the seed
+    config = load_config(folder)
+    a_file = folder / "not-a-folder"
+    a_file.write_text("x")
+    for out in (a_file, a_file / "sub"):
+        failed = CliRunner().invoke(app, ["leaderboard", "publish", str(folder), "--no-site",
+                                          "--out", str(out)])
+        assert failed.exit_code == 2 and "cannot write the leaderboard" in failed.output
+        with Store(config.store_path) as store:
+            assert revealed_after(store) is None
+    add_bot(config, four[3])  # arena bot add: the seed is still secret
+    done = CliRunner().invoke(app, ["leaderboard", "publish", str(folder), "--no-site",
+                                    "--reveal", "--out", str(folder / "board")])
+    assert done.exit_code == 0 and "seed revealed" in done.output, done.output
+    with Store(config.store_path) as store:
+        assert revealed_after(store) == max(b.id for b in store.bots())
+
+
 def test_a_published_seed_deals_nothing_to_bots_that_join_after_it(
         four, make_bot, make_tournament) -> None:
     """Every deal seed derives from the tournament seed by public code, so
