@@ -88,7 +88,9 @@ def elo_of(score: float) -> float:
         return -math.inf
     if score >= 1.0:
         return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
+    # + 0.0: at a score of exactly 1/2 (a bot against its own copy) the
+    # product is -0.0, which the verdict printed as "elo -0" and JSON as -0.0.
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0
 
 
 def bounds(alpha: float, beta: float) -> tuple[float, float]:

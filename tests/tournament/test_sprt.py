@@ -28,6 +28,8 @@ def test_expected_score_and_its_inverse() -> None:
     assert expected_score(-ELO_THREE_QUARTERS) == pytest.approx(0.25)
     assert elo_of(0.75) == pytest.approx(ELO_THREE_QUARTERS)
     assert elo_of(1.0) == math.inf and elo_of(0.0) == -math.inf
+    # Equal strength is +0, not -0.0 (the verdict said "elo -0", its JSON -0.0).
+    assert math.copysign(1.0, elo_of(0.5)) == 1.0 and f"{elo_of(0.5):+.0f}" == "+0"
 
 
 def test_wald_bounds() -> None:
