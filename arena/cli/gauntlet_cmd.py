@@ -159,7 +159,11 @@ def gauntlet(
 
     try:
         bots, has_baseline = gauntlet_run.prepare(request)  # nothing is written before this
-        request.root.mkdir(parents=True, exist_ok=True)
+        try:
+            request.root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # named: a bare OSError said "[Errno 2] ...: '/x'" only
+            raise GauntletError(f"--dir {request.root}: cannot create the folder: "
+                                f"{exc.strerror or exc}") from None
         with signals, exclusive_run(request.root):
             store, prepared = gauntlet_run.open_store(request, bots, has_baseline)
             with store:

@@ -85,6 +85,10 @@ def test_bad_input_is_one_line_and_stores_nothing(tmp_path: Path) -> None:
     proc = gauntlet(greedy, "--against", rnd, "--dir", afile)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
     assert proc.stderr.startswith(f"error: --dir {afile}: not a folder") and afile.read_text() == "mine"
+    # A --dir that cannot be made (under a file): named, not a bare "[Errno 20] ...".
+    proc = gauntlet(greedy, "--against", rnd, "--dir", afile / "g")
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert proc.stderr.startswith(f"error: --dir {afile / 'g'}: cannot create the folder: ")
 
 
 @pytest.mark.slow
