@@ -85,6 +85,11 @@ class StoreError(ValueError):
     """The store file is unusable (wrong schema, corrupt); names the file."""
 
 
+class StoreMissing(StoreError):
+    """A reader found no store yet: no file, or one a starting run has just
+    created (empty, or its schema not written yet). No results, not damage."""
+
+
 @dataclass(frozen=True)
 class BotRow:
     id: int
@@ -159,7 +164,7 @@ class Store:
         written, no write lock taken, a missing file is an error, not a new
         store. A store of an older schema must be opened by a writer first."""
         if not self.path.is_file():
-            raise StoreError(f"{self.path}: no tournament store (no results yet)")
+            raise StoreMissing(f"{self.path}: no tournament store (no results yet)")
         try:
             self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
                                        isolation_level=None, timeout=30.0,
@@ -171,10 +176,15 @@ class Store:
             row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
         except sqlite3.DatabaseError as exc:
             self._db.close()
+            if "no such table" in str(exc):  # a file a run has created, schema to come
+                raise StoreMissing(f"{self.path}: no tournament store yet (no results yet)") from None
             raise StoreError(f"{self.path}: not a usable tournament store: {exc}") from None
-        if row is None or row["value"] != SCHEMA_VERSION:
+        if row is None:  # the schema's tables, not its version row yet: as above
             self._db.close()
-            raise StoreError(f"{self.path}: schema version {row['value'] if row else 'none'}, "
+            raise StoreMissing(f"{self.path}: no tournament store yet (no results yet)")
+        if row["value"] != SCHEMA_VERSION:
+            self._db.close()
+            raise StoreError(f"{self.path}: schema version {row['value']}, "
                              f"this arena reads {SCHEMA_VERSION}")
 
     def _migrate_ids(self) -> None:

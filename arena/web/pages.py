@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from arena.tournament import browse
 from arena.tournament.browse import MatchFilter
-from arena.tournament.store import BotRow, Store, StoreError
+from arena.tournament.store import BotRow, Store, StoreError, StoreMissing
 from arena.web.placings import placings
 from arena.web.sources import Catalog, Tournament
 
@@ -107,12 +107,15 @@ def index(sources: Catalog) -> dict[str, Any]:
     for t in sources.tournaments.values():
         counts: dict[str, int] = {}
         problem = ""
+        missing = False
         try:
             with reading(t) as store:
                 counts = store.counts()
-        except StoreError as exc:
+        except StoreMissing:
+            missing = True
+        except StoreError as exc:  # damaged: said, not passed off as "no results yet"
             problem = str(exc)
-        items.append({"t": t, "counts": counts, "problem": problem})
+        items.append({"t": t, "counts": counts, "problem": problem, "missing": missing})
     return {"tournaments": items, "replays": list(sources.replays.values())}
 
 
@@ -154,7 +157,7 @@ def tournament(t: Tournament) -> TournamentPage:
                 with Store(t.store_path) as writer:
                     table = _cached(t, "table", store, lambda: build(t.config, writer),
                                     Store.results_version)
-    except StoreError:
+    except StoreMissing:  # a damaged store: the app's error page (503)
         return TournamentPage(rules, {}, 0, problem=(
             f"no results yet: run `arena tournament run {t.root.name}`; this page updates "
             "by itself once it starts"))
@@ -340,7 +343,7 @@ def match_list(t: Tournament, query: Mapping[str, str]) -> Listing:
             rows = browse.match_page(store, f, (page - 1) * PAGE_SIZE, PAGE_SIZE)
             faults = browse.faults(store, match_ids=[m.match_id for m in rows]) if rows else []
             hidden = browse.withheld(store, [(m.match_id, m.set_no) for m in rows])
-    except StoreError:
+    except StoreMissing:  # a damaged store: the app's error page (503)
         return Listing([], 0, 1, 1, q, [])
     by_id = {b.id: b for b in bots}
     pages = max(1, math.ceil(total / PAGE_SIZE))
@@ -361,7 +364,7 @@ def match_access(t: Tournament, match_id: str) -> str:
             if row is None:
                 return "missing"
             return "withheld" if browse.withheld(store, [(match_id, row.set_no)]) else "open"
-    except StoreError:
+    except StoreMissing:  # a damaged store: the app's error page (503)
         return "missing"
 
 
@@ -384,7 +387,7 @@ def head_to_head(t: Tournament) -> dict[str, Any]:
     try:
         with reading(t) as store:
             return _cached(t, "h2h", store, lambda: _h2h(store, str(t.root)))
-    except StoreError:
+    except StoreMissing:  # a damaged store: the app's error page (503)
         return {"names": [], "cells": {}}
 
 

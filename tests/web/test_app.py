@@ -166,8 +166,20 @@ def test_bad_input_is_an_error_page(stored: Path, tmp_path: Path,
     (copy / "tournament.sqlite").write_bytes(b"not a database" * 100)
     for f in copy.glob("tournament.sqlite-*"):
         f.unlink()
-    r = client.get("/t/demo/matches")
-    assert (r.status_code == 200 and "0 matches" in r.text) or r.status_code == 503
+    # Damage is said, on every page, never passed off as an empty tournament
+    # ("no results yet", "0 matches", a match "not found" were shown).
+    for url in ("/t/demo/", "/t/demo/matches", "/t/demo/h2h", f"/t/demo/match/{mid}"):
+        r = client.get(url)
+        assert r.status_code == 503, url
+        assert "this tournament cannot be read" in error_of(r.text), url
+        assert "not a usable tournament store" in error_of(r.text), url
+    index = client.get("/").text
+    assert "cannot be read" in index and "no results yet" not in index
+    # An empty file (a run has just created it) is no results yet, not damage.
+    (copy / "tournament.sqlite").write_bytes(b"")
+    r = client.get("/t/demo/")
+    assert r.status_code == 200 and "no results yet" in r.text
+    assert "no results yet" in client.get("/").text
     shutil.rmtree(copy)
     r = client.get("/t/demo/")
     assert r.status_code == 404 and "is gone" in error_of(r.text)
