@@ -130,8 +130,12 @@ def to_html(table: Table) -> str:
     title = html.escape(f"Leaderboard: {table.name}")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <style>
 body {{ font-family: system-ui, sans-serif; margin: 2em; color: #222; }}
+.wide {{ overflow-x: auto; }}
+p {{ overflow-wrap: anywhere; }}
+svg {{ max-width: 100%; height: auto; }}
 table {{ border-collapse: collapse; }}
 th, td {{ border: 1px solid #ccc; padding: 4px 8px; text-align: right; }}
 td:nth-child(2), td:nth-child(3), td:last-child {{ text-align: left; }}
@@ -142,12 +146,12 @@ th {{ background: #f0f0f0; }}
 <h1>{title}</h1>
 <p>Rules: {html.escape(_rules_text(table))}. {table.finished} of {table.planned} matches played
 ({table.duplicate_sets} duplicate set(s) per table).</p>
-{warning}<table>
+{warning}<div class="wide"><table>
 <thead><tr>{head}</tr></thead>
 <tbody>
 {body}
 </tbody>
-</table>
+</table></div>
 <p>{html.escape(_footnote())}</p>
 {f"<p>{html.escape(seed_text(table))}</p>" if table.seed is not None else ""}
 <h2>Rating over the matches</h2>

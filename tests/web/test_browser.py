@@ -192,6 +192,13 @@ def test_published_site_is_browsable_from_file(stored: Path, tmp_path: Path) -> 
         assert page.locator("tr.match").count() == 6
         page.goto((out / "site" / "h2h.html").as_uri())
         assert page.locator("table.h2h").count() == 1
+        # The self-contained index.html beside leaderboard.md: its table is wider
+        # than a phone (and, with the chart, than 1280 px): it scrolls in its box.
+        for width in (1280, 390):
+            page = b.new_page(viewport={"width": width, "height": 900})
+            page.goto((out / "index.html").as_uri())
+            scroll, client = no_overflow(page)
+            assert scroll <= client, f"index.html at {width} px: {scroll} > {client}"
 
 
 PAGES = ("/", "/t/demo/", "/t/demo/matches", "/t/demo/h2h", "/t/demo/bot/greedy",
