@@ -22,6 +22,7 @@ as files with relative links (`arena leaderboard publish` calls it):
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -71,7 +72,34 @@ def replay_html(path: Path, *, urls: StaticUrls | None = None, t: Tournament | N
 
 def publish_site(folder: Path, out: Path) -> list[Path]:
     """Write the static site of the tournament in `folder` into `out`;
-    returns the files written."""
+    returns the files written.
+
+    `out` is replaced whole: the site is built in a folder beside it and
+    moved in when complete, so no page of an earlier publication stays
+    (a bot since gone, a match list page past the last, another
+    tournament's matches), and a publication that fails half way leaves
+    the earlier site as it was."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    building = out.parent / f".{out.name}.{os.getpid()}.part"
+    old = out.parent / f".{out.name}.{os.getpid()}.old"
+    for leftover in (building, old):
+        shutil.rmtree(leftover, ignore_errors=True)
+    try:
+        written = _write_site(folder, building)
+        if out.is_dir() and not out.is_symlink():
+            out.rename(old)
+        building.rename(out)
+    except BaseException:
+        shutil.rmtree(building, ignore_errors=True)
+        if old.is_dir() and not out.exists():
+            old.rename(out)  # the earlier site back
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+    return [out / path.relative_to(building) for path in written]
+
+
+def _write_site(folder: Path, out: Path) -> list[Path]:
     sources = catalog([folder])
     (t,) = sources.tournaments.values()
     env = environment()
