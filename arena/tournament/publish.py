@@ -8,9 +8,11 @@ leaderboards/ diff only when results change.
 from __future__ import annotations
 
 import csv
+import errno
 import html
 import io
 import json
+import os
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
@@ -236,16 +238,28 @@ def publish(table: Table, out: str | Path,
     """Write the four files into `out`; returns their paths. `opened` is
     told of each file once it is open, before a byte is written into it:
     from then on the seed it may show can be out, even if this or a later
-    write fails (a full disk)."""
+    write fails (a full disk).
+
+    The four are written to part files first and moved over the old ones
+    only once all are written: a publication that fails half way leaves the
+    earlier four, never a new leaderboard.md beside an old leaderboard.json."""
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     texts = (to_markdown(table), to_json(table), to_csv(table), to_html(table))
-    paths = []
-    for name, text in zip(FILES, texts, strict=True):
-        path = folder / name
-        with path.open("w", encoding="utf-8") as file:
-            if opened is not None:
-                opened(path)
-            file.write(text)
-        paths.append(path)
+    paths = [folder / name for name in FILES]
+    parts = [folder / f".{name}.{os.getpid()}.part" for name in FILES]
+    for path in paths:  # found now, not after the first ones are replaced
+        if path.is_dir():
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
+    try:
+        for path, part, text in zip(paths, parts, texts, strict=True):
+            with part.open("w", encoding="utf-8") as file:
+                if opened is not None:
+                    opened(path)
+                file.write(text)
+        for path, part in zip(paths, parts, strict=True):
+            part.replace(path)
+    finally:
+        for part in parts:
+            part.unlink(missing_ok=True)
     return paths

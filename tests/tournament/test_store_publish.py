@@ -91,6 +91,35 @@ def test_publish_writes_four_formats(tmp_path: Path) -> None:
         (tmp_path / "out" / f).read_bytes() == (tmp_path / "again" / f).read_bytes() for f in FILES)
 
 
+def test_a_publication_that_fails_half_way_leaves_the_earlier_four(tmp_path: Path) -> None:
+    """The four files agree: a write that fails (a full disk; here the
+    part file's name taken) or a name taken by a folder replaces none of them
+    (leaderboard.md and .json were new beside the old .csv and index.html)."""
+    import os
+    from dataclasses import replace
+
+    out = tmp_path / "out"
+    old = Table(name="t", rules={"preset": "standard"}, duplicate_sets=1, planned=6, finished=6,
+                rows=(row(1, "a"),), retired=())
+    publish(old, out)
+    before = {f: (out / f).read_bytes() for f in FILES}
+    new = replace(old, finished=5, rows=(row(1, "b"),))
+    blocker = out / f".leaderboard.csv.{os.getpid()}.part"
+    blocker.mkdir()
+    with pytest.raises(OSError):
+        publish(new, out)
+    blocker.rmdir()
+    assert {f: (out / f).read_bytes() for f in FILES} == before
+    assert sorted(p.name for p in out.iterdir()) == sorted(FILES)  # no part file left
+    (out / "leaderboard.csv").unlink()
+    (out / "leaderboard.csv").mkdir()
+    before.pop("leaderboard.csv")
+    with pytest.raises(OSError):
+        publish(new, out)
+    assert {f: (out / f).read_bytes() for f in before} == before
+    assert sorted(p.name for p in out.iterdir()) == sorted(FILES)
+
+
 def test_bot_supplied_text_is_inert_in_markdown_and_csv(tmp_path: Path) -> None:
     """Stores written before bot.toml limited `version` may hold anything: no
     raw HTML, no broken table row, no spreadsheet formula."""
