@@ -164,7 +164,7 @@ def gauntlet(
         except OSError as exc:  # named: a bare OSError said "[Errno 2] ...: '/x'" only
             raise GauntletError(f"--dir {request.root}: cannot create the folder: "
                                 f"{exc.strerror or exc}") from None
-        with signals, exclusive_run(request.root):
+        with signals, exclusive_run(request.root, "arena gauntlet", "gauntlet"):
             store, prepared = gauntlet_run.open_store(request, bots, has_baseline)
             with store:
                 report = gauntlet_run.run(prepared, store, signals.executor, on_update)

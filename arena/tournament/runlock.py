@@ -31,7 +31,10 @@ _PAUSE = 0.02
 
 
 @contextmanager
-def exclusive_run(folder: str | os.PathLike[str]) -> Iterator[None]:
+def exclusive_run(folder: str | os.PathLike[str],
+                  command: str = "arena tournament run", what: str = "tournament") -> Iterator[None]:
+    """Hold the folder for one run; `command` and `what` name them in the
+    refusal of a second (a gauntlet's folder is locked the same way)."""
     path = Path(folder) / LOCK_NAME
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -48,8 +51,8 @@ def exclusive_run(folder: str | os.PathLike[str]) -> Iterator[None]:
                     time.sleep(_PAUSE)
         else:
             holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "another process"
-            raise RunLocked(f"{folder}: another `arena tournament run` is playing this "
-                            f"tournament (pid {holder}); wait for it, or stop it and run again") from None
+            raise RunLocked(f"{folder}: another `{command}` is playing this {what} (pid "
+                            f"{holder}); wait for it, or stop it and run again") from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, str(os.getpid()).encode(), 0)
         yield

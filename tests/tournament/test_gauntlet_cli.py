@@ -85,6 +85,17 @@ def test_bad_input_is_one_line_and_stores_nothing(tmp_path: Path) -> None:
     proc = gauntlet(greedy, "--against", rnd, "--dir", afile)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
     assert proc.stderr.startswith(f"error: --dir {afile}: not a folder") and afile.read_text() == "mine"
+    # A second gauntlet on one folder: refused, and named as a gauntlet (the
+    # refusal spoke of an `arena tournament run` playing a tournament).
+    import os
+
+    from arena.tournament.runlock import exclusive_run
+    held = tmp_path / "held"
+    held.mkdir()
+    with exclusive_run(held, "arena gauntlet", "gauntlet"):
+        proc = gauntlet(greedy, "--against", rnd, "--dir", held)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert f"another `arena gauntlet` is playing this gauntlet (pid {os.getpid()})" in proc.stderr
     # A --dir that cannot be made (under a file): named, not a bare "[Errno 20] ...".
     proc = gauntlet(greedy, "--against", rnd, "--dir", afile / "g")
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
