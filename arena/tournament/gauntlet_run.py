@@ -20,6 +20,7 @@ from pathlib import Path
 from arena.referee.spec import MatchSpec
 from arena.sandbox.botfile import BotFileError, BotSpec, load_bot, missing_program
 from arena.tournament import registry
+from arena.tournament.config import CONFIG_NAME
 from arena.tournament.executors import Executor
 from arena.tournament.gauntlet import GauntletError, Settings, Verdict, judge, plan_set, set_scores
 from arena.tournament.match_settings import REPLAYS_DIR, MatchSettings
@@ -149,6 +150,14 @@ def prepare(request: Request) -> tuple[list[BotSpec], bool]:
         seen[spec.content_hash] = f"--against {path}"
     if request.root.exists() and not request.root.is_dir():
         raise GauntletError(f"--dir {request.root}: not a folder")
+    for name in (CONFIG_NAME, "tournament.sqlite"):
+        # A gauntlet there would put its store, snapshots and replays among
+        # the tournament's and hold its run lock while it plays (the run was
+        # refused as "another run"); `tournament run` refuses a gauntlet's
+        # folder the same way (config.load_config).
+        if (request.root / name).exists():
+            raise GauntletError(f"--dir {request.root}: a tournament's folder (it holds {name}); "
+                                "give the gauntlet a folder of its own")
     return [candidate, *([baseline] if baseline else []), *against], baseline is not None
 
 

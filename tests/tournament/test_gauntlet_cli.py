@@ -96,6 +96,14 @@ def test_bad_input_is_one_line_and_stores_nothing(tmp_path: Path) -> None:
         proc = gauntlet(greedy, "--against", rnd, "--dir", held)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
     assert f"another `arena gauntlet` is playing this gauntlet (pid {os.getpid()})" in proc.stderr
+    # A tournament's folder: its replays and snapshots are the tournament's.
+    tournament = tmp_path / "t"
+    tournament.mkdir()
+    (tournament / "tournament.toml").write_text('name = "t"\n')
+    proc = gauntlet(greedy, "--against", rnd, "--dir", tournament)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert f"--dir {tournament}: a tournament's folder (it holds tournament.toml)" in proc.stderr
+    assert sorted(p.name for p in tournament.iterdir()) == ["tournament.toml"]
     # A --dir that cannot be made (under a file): named, not a bare "[Errno 20] ...".
     proc = gauntlet(greedy, "--against", rnd, "--dir", afile / "g")
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
