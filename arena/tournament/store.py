@@ -85,6 +85,17 @@ class StoreError(ValueError):
     """The store file is unusable (wrong schema, corrupt); names the file."""
 
 
+# How long opening the store waits for another process's write to end.
+BUSY_SECONDS = 30.0
+
+
+def _unusable(path: Path, exc: sqlite3.DatabaseError) -> str:
+    if "locked" in str(exc):  # busy, not damaged: "not a usable store" misled
+        return (f"{path}: the tournament store is locked by another process (waited "
+                f"{BUSY_SECONDS:g} s for it); try again once that process is done")
+    return f"{path}: not a usable tournament store: {exc}"
+
+
 class StoreMissing(StoreError):
     """A reader found no store yet: no file, or one a starting run has just
     created (empty, or its schema not written yet). No results, not damage."""
@@ -131,7 +142,7 @@ class Store:
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_SECONDS)
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"{self.path}: cannot open the tournament store: {exc}") from None
         self._db.row_factory = sqlite3.Row
@@ -154,7 +165,7 @@ class Store:
                                      f"this arena reads {SCHEMA_VERSION}")
         except sqlite3.DatabaseError as exc:
             self._db.close()
-            raise StoreError(f"{self.path}: not a usable tournament store: {exc}") from None
+            raise StoreError(_unusable(self.path, exc)) from None
         except BaseException:
             self._db.close()
             raise
@@ -167,7 +178,7 @@ class Store:
             raise StoreMissing(f"{self.path}: no tournament store (no results yet)")
         try:
             self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
-                                       isolation_level=None, timeout=30.0,
+                                       isolation_level=None, timeout=BUSY_SECONDS,
                                        check_same_thread=False)
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot open the tournament store: {exc}") from None
@@ -178,7 +189,7 @@ class Store:
             self._db.close()
             if "no such table" in str(exc):  # a file a run has created, schema to come
                 raise StoreMissing(f"{self.path}: no tournament store yet (no results yet)") from None
-            raise StoreError(f"{self.path}: not a usable tournament store: {exc}") from None
+            raise StoreError(_unusable(self.path, exc)) from None
         if row is None:  # the schema's tables, not its version row yet: as above
             self._db.close()
             raise StoreMissing(f"{self.path}: no tournament store yet (no results yet)")

@@ -62,6 +62,30 @@ def test_not_a_store_is_a_clear_error(tmp_path: Path) -> None:
         Store(bad)
 
 
+def test_a_locked_store_is_said_to_be_locked(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process holding a write lock past the wait: "locked by another
+    process", not "not a usable tournament store" (which reads as damage)."""
+    import sqlite3
+
+    from arena.tournament import store as store_module
+
+    path = tmp_path / "tournament.sqlite"
+    Store(path).close()
+    monkeypatch.setattr(store_module, "BUSY_SECONDS", 0.05)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        for readonly in (False, True):
+            with pytest.raises(StoreError, match="locked by another process") as refused:
+                Store(path, readonly=readonly)
+            assert "not a usable" not in str(refused.value) and str(path) in str(refused.value)
+    finally:
+        holder.close()
+    Store(path).close()
+
+
 def row(rank: int, bot: str) -> Row:
     return Row(rank=rank, bot=bot, version="1", content_hash="h", language="python",
                conservative=1.5, mu=10.0, sigma=2.8, rank_low=1, rank_high=2, matches=6, wins=2,
