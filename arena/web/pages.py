@@ -157,7 +157,7 @@ def tournament(t: Tournament) -> TournamentPage:
                 with Store(t.store_path) as writer:
                     table = _cached(t, "table", store, lambda: build(t.config, writer),
                                     Store.results_version)
-    except StoreMissing:  # a damaged store: the app's error page (503)
+    except StoreMissing:  # none yet; a damaged one goes to the app's error page (503)
         return TournamentPage(rules, {}, 0, problem=(
             f"no results yet: run `arena tournament run {t.root.name}`; this page updates "
             "by itself once it starts"))
@@ -343,10 +343,13 @@ def match_list(t: Tournament, query: Mapping[str, str]) -> Listing:
             rows = browse.match_page(store, f, (page - 1) * PAGE_SIZE, PAGE_SIZE)
             faults = browse.faults(store, match_ids=[m.match_id for m in rows]) if rows else []
             hidden = browse.withheld(store, [(m.match_id, m.set_no) for m in rows])
-    except StoreMissing:  # a damaged store: the app's error page (503)
+    except StoreMissing:  # none yet; a damaged one goes to the app's error page (503)
         return Listing([], 0, 1, 1, q, [])
     by_id = {b.id: b for b in bots}
     pages = max(1, math.ceil(total / PAGE_SIZE))
+    if page > pages:  # was an empty table under "36 matches", and no way back
+        raise BadQuery(f"page={page_text!r}: past the last page ({total} matches, "
+                       f"{pages} page{'s' if pages > 1 else ''} of {PAGE_SIZE})")
     return Listing(match_rows(rows, by_id, faults, hidden), total, page, pages, q,
                    sorted({b.name for b in bots}))
 
@@ -364,7 +367,7 @@ def match_access(t: Tournament, match_id: str) -> str:
             if row is None:
                 return "missing"
             return "withheld" if browse.withheld(store, [(match_id, row.set_no)]) else "open"
-    except StoreMissing:  # a damaged store: the app's error page (503)
+    except StoreMissing:  # none yet; a damaged one goes to the app's error page (503)
         return "missing"
 
 
@@ -387,7 +390,7 @@ def head_to_head(t: Tournament) -> dict[str, Any]:
     try:
         with reading(t) as store:
             return _cached(t, "h2h", store, lambda: _h2h(store, str(t.root)))
-    except StoreMissing:  # a damaged store: the app's error page (503)
+    except StoreMissing:  # none yet; a damaged one goes to the app's error page (503)
         return {"names": [], "cells": {}}
 
 
