@@ -76,7 +76,9 @@ class Web:
         self.urls = ServerUrls(static_url)
 
     def render(self, request: Request | None, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-        page = self.env.get_template(name).render(u=self.urls, **context)
+        # `status` is the page's too (error.html titles itself "404: 1000 arena";
+        # taken by this parameter alone, the title read ": 1000 arena").
+        page = self.env.get_template(name).render(u=self.urls, status=status, **context)
         return HTMLResponse(page, status_code=status)
 
     def tournament(self, name: str) -> Any:

@@ -161,6 +161,8 @@ def test_bad_input_is_an_error_page(stored: Path, tmp_path: Path,
         text = r.text if url.startswith("/api/") else error_of(r.text)
         assert words in text.replace("&#39;", "'"), (url, text)
         assert "Traceback" not in r.text
+        if not url.startswith("/api/"):
+            assert f"<title>{status}: 1000 arena</title>" in r.text, url
         assert len([rec for rec in caplog.records if rec.name == "arena.web"]) == 1, url
     # The tournament folder disappears while served; then its store is damaged.
     shutil.rmtree(copy / "replays")
