@@ -33,7 +33,7 @@ def seed_of(text: str) -> int:
 
 class Search(Bot):
     name = "search"
-    version = "1.0.0"
+    version = "1.1.0"
 
     def __init__(self, work: int) -> None:
         self.work = work
