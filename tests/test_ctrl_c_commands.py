@@ -28,10 +28,15 @@ from urllib.parse import urlencode
 
 import pytest
 from clihelp import ROOT, cli
-from tournament.test_ctrl_c_pty import ARENA, NOISE, Moment, bot_running, in_terminal
-
-from arena.sandbox.freezer import process_tree
-from arena.sandbox.process import live_processes
+from tournament.test_ctrl_c_pty import (
+    ARENA,
+    NOISE,
+    Moment,
+    assert_gone,
+    below,
+    bot_running,
+    in_terminal,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -152,11 +157,6 @@ def test_ctrl_c_while_play_prints_its_result(tmp_path: Path) -> None:
     assert replay.exists()  # the match has a result: its replay stays
 
 
-def _below(pid: int) -> set[int]:
-    """Every process below `pid` (the sandbox's own /proc walk)."""
-    return set(process_tree(pid)) - {pid}
-
-
 def sigterm(args: list[str], when: Moment, tmp_path: Path,
             env: dict[str, str] | None = None) -> tuple[int, str, str]:
     """Run `arena ARGS` as a background job does (SIGINT ignored, its own
@@ -176,17 +176,13 @@ def sigterm(args: list[str], when: Moment, tmp_path: Path,
         while not when(b"", proc.pid):
             assert proc.poll() is None and time.monotonic() < end, err.read_text()
             time.sleep(0.02)
-        left = _below(proc.pid)
+        left = below(proc.pid)
         os.kill(proc.pid, signal.SIGTERM)
         code = proc.wait(timeout=60)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
-    # Stopped, not orphaned: every process it had started (bots, helpers).
-    end = time.monotonic() + 20
-    while left & {p for p, _, _ in live_processes()} and time.monotonic() < end:
-        time.sleep(0.1)
-    assert not left & {p for p, _, _ in live_processes()}, left
+    assert_gone(left)  # stopped, not orphaned: every process it had started
     text = err.read_text()
     assert not any(word in text for word in NOISE), text
     return code, out.read_text(), text

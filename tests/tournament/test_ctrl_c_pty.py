@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 from clihelp import ROOT, cli
 
+from arena.sandbox.freezer import process_tree
 from arena.sandbox.process import live_processes
 
 from .test_cli_bad_input import random_bot
@@ -173,15 +174,33 @@ def stored_finished(folder: Path) -> int:
 def tournament(tmp_path: Path) -> Path:
     if not ARENA.exists():
         pytest.skip(f"no {ARENA} (scripts/setup.sh makes it)")
+    return random_tournament(tmp_path, "cc", sets=2, deals=3)
+
+
+def random_tournament(tmp_path: Path, name: str, *, sets: int, deals: int) -> Path:
+    """A folder `t` of three random bots at the process level, two matches at once."""
     bots = [random_bot(tmp_path, n) for n in ("ra", "rb", "rc")]
     folder = tmp_path / "t"
     folder.mkdir()
     listed = ", ".join(f'"{b}"' for b in bots)
     (folder / "tournament.toml").write_text(
-        f'name = "cc"\nseed = 8123456789012345\nsandbox = "process"\nbootstrap = 5\n'
-        f'concurrency = 2\nduplicate_sets = 2\nbots = [{listed}]\n[rules]\ntarget = 1000\n'
-        'max_deals = 3\n')
+        f'name = "{name}"\nseed = 8123456789012345\nsandbox = "process"\nbootstrap = 5\n'
+        f'concurrency = 2\nduplicate_sets = {sets}\nbots = [{listed}]\n[rules]\ntarget = 1000\n'
+        f'max_deals = {deals}\n')
     return folder
+
+
+def below(pid: int) -> set[int]:
+    """Every process below `pid` (the sandbox's own /proc walk)."""
+    return set(process_tree(pid)) - {pid}
+
+
+def assert_gone(left: set[int]) -> None:
+    """Stopped, not orphaned: every process in `left` exits within 20 s."""
+    end = time.monotonic() + 20
+    while left & {p for p, _, _ in live_processes()} and time.monotonic() < end:
+        time.sleep(0.1)
+    assert not left & {p for p, _, _ in live_processes()}, left
 
 
 Moments = list[tuple[str, Moment, bool, dict[str, str] | None]]

@@ -15,10 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from arena.sandbox.freezer import process_tree
-from arena.sandbox.process import live_processes
-
-from .test_ctrl_c_pty import ARENA, NOISE, ROOT, bot_running, stops_cleanly, workers
+from .test_ctrl_c_pty import (
+    ARENA,
+    NOISE,
+    ROOT,
+    assert_gone,
+    below,
+    bot_running,
+    stops_cleanly,
+    workers,
+)
 from .test_gauntlet_cli import SHORT, gauntlet
 
 pytestmark = pytest.mark.slow
@@ -67,11 +73,6 @@ def test_ctrl_c_of_a_gauntlet_is_clean_every_time(tmp_path: Path) -> None:
     resumes(folder, kept)
 
 
-def _below(pid: int) -> set[int]:
-    """Every process below `pid` (the sandbox's own /proc walk)."""
-    return set(process_tree(pid)) - {pid}
-
-
 def test_sigterm_stops_a_gauntlet_as_ctrl_c_does(tmp_path: Path) -> None:
     folder = tmp_path / "g"
     err = tmp_path / "err"
@@ -91,18 +92,14 @@ def test_sigterm_stops_a_gauntlet_as_ctrl_c_does(tmp_path: Path) -> None:
         while not (finished(folder) >= 2 and bot_running(b"", proc.pid)):
             assert proc.poll() is None and time.monotonic() < end, err.read_text()
             time.sleep(0.05)
-        left = _below(proc.pid)
+        left = below(proc.pid)
         before = finished(folder)
         os.kill(proc.pid, signal.SIGTERM)
         assert proc.wait(timeout=60) == 143
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
-    # Every process it had started (workers, bots) is gone: stopped, not orphaned.
-    end = time.monotonic() + 20
-    while left & {p for p, _, _ in live_processes()} and time.monotonic() < end:
-        time.sleep(0.1)
-    assert not left & {p for p, _, _ in live_processes()}
+    assert_gone(left)  # stopped, not orphaned: every process it had started
     text = err.read_text()
     assert not any(word in text for word in NOISE), text
     lines = [line for line in text.splitlines() if line.strip()]

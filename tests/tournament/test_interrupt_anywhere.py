@@ -20,8 +20,7 @@ from pathlib import Path
 import pytest
 from clihelp import argv, cli
 
-from .test_cli_bad_input import random_bot
-from .test_ctrl_c_pty import NOISE, STOPPED
+from .test_ctrl_c_pty import NOISE, STOPPED, random_tournament
 
 pytestmark = pytest.mark.slow
 
@@ -101,14 +100,7 @@ if point == "exit":
 
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
-    bots = [random_bot(tmp_path, n) for n in ("ra", "rb", "rc")]
-    folder = tmp_path / "t"
-    folder.mkdir()
-    listed = ", ".join(f'"{b}"' for b in bots)
-    (folder / "tournament.toml").write_text(
-        f'name = "ia"\nseed = 8123456789012345\nsandbox = "process"\nbootstrap = 5\n'
-        f'concurrency = 2\nduplicate_sets = 1\nbots = [{listed}]\n[rules]\ntarget = 1000\n'
-        'max_deals = 2\n')
+    folder = random_tournament(tmp_path, "ia", sets=1, deals=2)
     (tmp_path / "site").mkdir()
     (tmp_path / "site" / "sitecustomize.py").write_text(INTERRUPT)
     return folder
