@@ -119,13 +119,25 @@ def add_bot(config: TournamentConfig, bot_path: str | os.PathLike[str],
             f"{bot_path}: refused: the seed of {Path(config.root)} was published (arena "
             "leaderboard publish), and a bot added now would be dealt from it, anyone dealing every "
             "hand: add it to a new tournament folder (arena tournament new)")
+    root = Path(config.root)
+    if not known:
+        # Found before the validation match, not by a traceback after it.
+        unwritable = [p for p in (root, root / BOTS_DIR, config.store_path)
+                      if p.exists() and not os.access(p, os.W_OK)]
+        if unwritable:
+            raise RegistryError(
+                f"{unwritable[0]}: not writable here (read-only): `arena bot add` copies the bot "
+                f"into {root / BOTS_DIR} and records it in {config.store_path}")
     if validate is not None and not known:
         problem = validate(spec)
         if problem:
             raise RegistryError(f"{bot_path}: refused, the validation match failed: {problem}")
-    root = Path(config.root)
     with Store(config.store_path) as store:
-        return register(store, spec, root, "submitted")
+        try:
+            return register(store, spec, root, "submitted")
+        except OSError as exc:  # a full disk; a folder made read-only meanwhile
+            raise RegistryError(f"{exc.filename or root}: cannot copy the bot into the "
+                                f"tournament: {exc.strerror or exc}") from None
 
 
 def _seed_published(config: TournamentConfig) -> bool:

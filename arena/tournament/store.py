@@ -96,6 +96,19 @@ def _unusable(path: Path, exc: sqlite3.DatabaseError) -> str:
     return f"{path}: not a usable tournament store: {exc}"
 
 
+def _writable(path: Path) -> bool:
+    """Whether this process may write the store: the file, and its folder
+    (where SQLite keeps the -wal and -shm files of WAL mode). False on a
+    read-only mount and for a user without write permission."""
+    return os.access(path.parent, os.W_OK) and os.access(path, os.W_OK)
+
+
+def _read_only(path: Path) -> str:
+    return (f"{path}: the tournament store is read-only (its folder or file is not writable "
+            "here): this command must write to it; make the folder writable, or work on a "
+            "writable copy")
+
+
 class StoreMissing(StoreError):
     """A reader found no store yet: no file, or one a starting run has just
     created (empty, or its schema not written yet). No results, not damage."""
@@ -137,7 +150,11 @@ class Store:
 
     def __init__(self, path: str | os.PathLike[str], *, readonly: bool = False) -> None:
         self.path = Path(path)
-        if readonly:
+        # A store this process cannot write (a finished tournament's folder
+        # made read-only, another user's) can still be read: status, the
+        # leaderboard and the web pages need nothing more. A write through
+        # it is then one line saying so (transaction), not "unusable".
+        if readonly or (self.path.is_file() and not _writable(self.path)):
             self._open_readonly()
             return
         try:
@@ -176,9 +193,17 @@ class Store:
         store. A store of an older schema must be opened by a writer first."""
         if not self.path.is_file():
             raise StoreMissing(f"{self.path}: no tournament store (no results yet)")
+        uri = f"{self.path.resolve().as_uri()}?mode=ro"
+        folder_writable = os.access(self.path.parent, os.W_OK)
+        wal = self.path.with_name(self.path.name + "-wal")
+        if not folder_writable and not wal.exists():
+            # A WAL reader needs the -shm file, which SQLite cannot make in a
+            # folder it may not write. With no -wal file the store was closed
+            # cleanly and no connection is writing it (a writer keeps one),
+            # so it is read as the immutable file it is.
+            uri += "&immutable=1"
         try:
-            self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
-                                       isolation_level=None, timeout=BUSY_SECONDS,
+            self._db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_SECONDS,
                                        check_same_thread=False)
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot open the tournament store: {exc}") from None
@@ -189,6 +214,12 @@ class Store:
             self._db.close()
             if "no such table" in str(exc):  # a file a run has created, schema to come
                 raise StoreMissing(f"{self.path}: no tournament store yet (no results yet)") from None
+            if not folder_writable and "unable to open" in str(exc):
+                raise StoreError(
+                    f"{self.path}: cannot read the tournament store: its folder is not "
+                    f"writable, and SQLite must write there to read its write-ahead log "
+                    f"({wal.name}, left by a run that did not close the store); make the "
+                    "folder writable once, or read a copy of it") from None
             raise StoreError(_unusable(self.path, exc)) from None
         if row is None:  # the schema's tables, not its version row yet: as above
             self._db.close()
@@ -261,11 +292,18 @@ class Store:
         # Damage past the file's header shows only when a query reaches it:
         # the same one line as damage found on opening, for every caller.
         if isinstance(exc, sqlite3.DatabaseError):
+            if "readonly" in str(exc):
+                raise StoreError(_read_only(self.path)) from None
             raise StoreError(f"{self.path}: not a usable tournament store: {exc}") from None
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if "readonly" in str(exc):
+                raise StoreError(_read_only(self.path)) from None
+            raise
         try:
             yield self._db
         except BaseException:
