@@ -26,7 +26,12 @@ from clihelp import ARENA as CLI
     (["tournament", "run", "nowhere", "-j", "-1"], "arena tournament run: Invalid value for '--concurrency'"),
     (["play", "--nosuch"], "arena play: No such option: --nosuch"),
     (["play"], "arena play: Missing argument 'bots'"),
-    (["nosuchcommand"], "No such command 'nosuchcommand'"),
+    (["nosuchcommand"], "No such command 'nosuchcommand'. (see --help)"),
+    # A group's command typed without its group: named, not only refused.
+    (["status", "tournaments/sample"],
+     "No such command 'status'. Did you mean 'arena tournament status'?"),
+    (["add", "t", "b"], "No such command 'add'. Did you mean 'arena bot add'?"),
+    (["show"], "Did you mean 'arena leaderboard show' or 'arena replay show' or 'arena rules show'?"),
 ])
 def test_usage_mistakes_are_one_line(args: list[str], message: str) -> None:
     done = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=60, check=False)

@@ -6,6 +6,7 @@ the groups can grow independently without touching this file.
 
 from __future__ import annotations
 
+import re
 import signal
 import threading
 from typing import Any
@@ -68,10 +69,25 @@ def main() -> None:
         # wrong type, an unknown option, a missing argument.
         ctx = getattr(exc, "ctx", None)
         where = f"{ctx.command_path}: " if ctx is not None else ""
-        typer.echo(f"error: {where}{exc.format_message()} (see --help)", err=True)  # type: ignore[attr-defined]
+        message = exc.format_message() + _in_a_group(ctx, exc.format_message())  # type: ignore[attr-defined]
+        typer.echo(f"error: {where}{message} (see --help)", err=True)
         raise SystemExit(2) from None
     exiting()
     raise SystemExit(code if isinstance(code, int) else 0)
+
+
+def _in_a_group(ctx: Any, message: str) -> str:
+    """For `arena status` (`arena run`, `arena add`, ...): the commands of that
+    name in a group, which click's "Did you mean" (spelling only) never names."""
+    found = re.match(r"No such command '([^']+)'\.$", message)
+    group = getattr(ctx, "command", None)
+    if found is None or ctx.parent is not None or group is None:
+        return ""
+    name = found.group(1)
+    matches = [f"'{ctx.command_path} {sub} {name}'"
+               for sub, cmd in sorted(getattr(group, "commands", {}).items())
+               if name in getattr(cmd, "commands", {})]
+    return f" Did you mean {' or '.join(matches)}?" if matches else ""
 
 
 def _is_usage_error(exc: BaseException) -> bool:

@@ -112,6 +112,13 @@ def load_config(folder: str | os.PathLike[str], check_bots: bool = True) -> Tour
             raise TournamentConfigError(
                 f"{root}: a gauntlet's folder, not a tournament's; run its `arena gauntlet` "
                 f"command again (with --dir {folder}) to see its verdict or resume it")
+        if (root / "bot.toml").is_file():
+            # `arena bot add BOT DIR`, the arguments swapped: a tournament
+            # made inside the bot's folder is not what its author wants.
+            raise TournamentConfigError(
+                f"{root}: a bot's folder (it has bot.toml), not a tournament's (no "
+                f"{CONFIG_NAME}); give the tournament's folder (`arena bot add` takes it "
+                "first: `arena bot add TOURNAMENT_DIR BOT_PATH`)")
         raise TournamentConfigError(f"{path}: missing (run `arena tournament new {folder}`)")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))

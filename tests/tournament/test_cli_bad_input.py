@@ -272,3 +272,19 @@ def test_a_bot_whose_image_is_missing_is_warned_of_before_the_matches(tmp_path: 
     assert run.returncode == 0, run.stderr
     warning = "rd@1.0.0 names image 'arena-pyhton:1', which the docker engine does not have"
     assert run.stderr.startswith(f"warning: {warning}"), run.stderr[:400]
+
+
+def test_a_bot_folder_given_as_the_tournament_folder_is_named_so(tmp_path: Path) -> None:
+    """`arena bot add BOT DIR` (the arguments swapped) told its user to run
+    `arena tournament new` in the bot's folder; now it says what the folder is."""
+    bot = random_bot(tmp_path, "rb")
+    folder = tmp_path / "t"
+    write(folder, [random_bot(tmp_path, n) for n in ("rc", "rd", "re")])
+    before = sorted(p.name for p in bot.iterdir())
+    for args in (("bot", "add", bot, folder), ("tournament", "status", bot),
+                 ("tournament", "run", bot), ("leaderboard", "publish", bot)):
+        done = cli(*args)
+        refused(done, f"{bot}: a bot's folder (it has bot.toml), not a tournament's")
+        assert "arena tournament new" not in done.stderr
+    assert sorted(p.name for p in bot.iterdir()) == before  # nothing written into the bot
+    assert not (folder / "tournament.sqlite").exists()
