@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import re
 import secrets
 import shutil
 import signal
 import tempfile
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -42,6 +44,8 @@ if TYPE_CHECKING:
 # The opponents: the random sample bot of this repository.
 RANDOM_BOT = Path(__file__).resolve().parents[2] / "sample_bots" / "random"
 LOG_TAIL_LINES = 12
+# Refused connections told as notes (the referee keeps 20 of a match).
+REFUSALS_NOTED = 3
 
 
 @dataclass(frozen=True)
@@ -129,17 +133,52 @@ def check_bot(folder: Path, options: CheckOptions = CheckOptions(),
             sandbox=options.sandbox, work_dir=str(work),
         )
         try:
-            result = run_match(spec) if stop is None else _play(spec, stop, play_match)
+            with _refusals() as refused:
+                result = run_match(spec) if stop is None else _play(spec, stop, play_match)
         except (MatchSetupError, ValueError, OSError) as exc:
             report.failed(f"the match could not be set up: {exc}")
             return report
         _judge(report, result, options, bot)
+        for reason in refused.reasons[:REFUSALS_NOTED]:
+            report.noted(f"the referee {escape_controls(reason)}")
         report.noted(f"repeat this check with --seed {seed} --key {key}")
         if not report.ok:
             report.log_tail = _tail(result.seats[0].log_path)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return report
+
+
+class _Refused(logging.Handler):
+    """The referee's refused connections, from its warnings; the others go
+    where they went without this handler (logging's last resort: stderr)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.reasons: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        reason = record.getMessage()
+        if not reason.startswith(("refused a connection", "further refused")):
+            if logging.lastResort is not None and record.levelno >= logging.lastResort.level:
+                logging.lastResort.handle(record)
+        elif reason not in self.reasons:
+            self.reasons.append(reason)
+
+
+@contextmanager
+def _refusals() -> Iterator[_Refused]:
+    """Why the referee refused the bot's streams ("first message is not a
+    BotMessage"): report lines of the check, where they explain a failed
+    connect, instead of a stray line on stderr after the report (and a
+    second line beside `arena bot add`'s one-line refusal)."""
+    handler = _Refused()
+    logger = logging.getLogger("arena.referee")  # arena/referee/server.py's
+    logger.addHandler(handler)
+    try:
+        yield handler
+    finally:
+        logger.removeHandler(handler)
 
 
 def _play(spec: MatchSpec, stop: OneMatchStop,

@@ -240,3 +240,30 @@ def test_the_bots_output_reaches_the_terminal_with_its_control_characters_escape
     assert code == 1
     assert "  | \\x1b]0;PWNED\\x07\\x1b[2J result: ok\\x9b" in lines, lines
     assert not any(c in "\n".join(lines) for c in "\x1b\x07\x9b"), lines
+
+
+@pytest.mark.slow
+def test_why_the_referee_refused_the_bot_is_a_note_not_a_stray_line(tmp_path: Path) -> None:
+    """A stdio bot whose first line is not JSON: the referee refuses the
+    stream its bridge sends on. Its warning was a bare line on stderr after
+    the report, and a second line beside `bot add`'s one-line refusal."""
+    from clihelp import cli, cli_ok, refused
+
+    bot = tmp_path / "junk"
+    bot.mkdir()
+    (bot / "bot.toml").write_text('name = "junk"\nversion = "1"\nlanguage = "sh"\n'
+                                  'protocol = "stdio"\nrun = "sh bot.sh"\n')
+    (bot / "bot.sh").write_text("echo hello world\nsleep 2\n")
+    done = cli("bot", "check", bot, "--sandbox", "process", "--deals", "1", "--startup", "10")
+    assert done.returncode == 1 and done.stderr == "", done.stderr
+    assert ("  note  the referee refused a connection on seat 0's socket: first message is not "
+            "a BotMessage") in done.stdout.splitlines(), done.stdout
+
+    folder = tmp_path / "t"
+    random = ROOT / "sample_bots" / "random"
+    cli_ok("tournament", "new", folder, "--bot", random, "--bot",
+           ROOT / "tournaments" / "sample" / "random_b")
+    toml = folder / "tournament.toml"
+    toml.write_text(toml.read_text().replace('sandbox = "auto"', 'sandbox = "process"'))
+    refused(cli("bot", "add", folder, bot), "refused, the validation match failed: connect: ")
+    assert not (folder / "bots").exists()
