@@ -46,6 +46,9 @@ def test_a_person_plays_a_whole_match_by_clicking(browser: Any, run_arena: Any, 
     assert code == 0, err
     page.screenshot(path=str(tmp_path / "seat-result.png"), full_page=True)
     assert not errors
+    # The page names its (empty) icon: the browser asks for no /favicon.ico,
+    # whose 404 was a WARNING line on the player's terminal at every page load.
+    assert "favicon" not in err, err
 
     # The page shows the result the referee decided; the CLI prints the same.
     rep = read_replay(replay)
