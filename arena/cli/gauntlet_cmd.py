@@ -48,8 +48,15 @@ def live_line(v: Verdict) -> str:
 def verdict_line(settings: Settings, v: Verdict, max_sets: int) -> str:
     s = v.state
     bot = settings.field[0].split("@")[0]
-    against = ("its baseline " if settings.baseline else "") + ", ".join(
-        sorted({f.split("@")[0] + "@" + f.split("@")[1][:8] for f in settings.field[1:]}))
+    opponents = [f.split("@")[0] + "@" + f.split("@")[1][:8] for f in settings.field[1:]]
+    if settings.baseline:
+        # field[1] is the baseline, and only its seats count (gauntlet.counted):
+        # the --against bots only fill the third seat.
+        others = sorted(set(opponents[1:]) - {opponents[0]})
+        against = f"its baseline {opponents[0]}" + (
+            f" (the third seat: {', '.join(others)}, not counted)" if others else "")
+    else:
+        against = ", ".join(sorted(set(opponents)))
     head = f"{bot} against {against}: "
     if s.decision == "H1":
         what = (f"STRONGER (H1: elo {settings.elo1:g} is {_ratio(s.llr)} times as likely "

@@ -14,6 +14,7 @@ from arena.tournament.executors import Outcome
 from arena.tournament.gauntlet import (
     GauntletError,
     Settings,
+    judge,
     lineups,
     match_score,
     plan_set,
@@ -176,3 +177,18 @@ def test_baseline_from_a_tournament_store(tmp_path: Path, make_bot: BotMaker,
     with Store(req.store_path) as store:
         versions = sorted(b.version for b in store.bots() if b.name == "mine")
     assert versions == ["0.1.0", "0.2.0"]
+
+
+def test_the_verdict_line_names_the_baseline_apart_from_the_third_seat() -> None:
+    """`--baseline 0.1.0 --against greedy` read 'against its baseline
+    b2@hb2, b1@hb1': the sorted field, greedy named a baseline too."""
+    from arena.cli.gauntlet_cmd import verdict_line
+
+    base = settings(3, baseline=True)  # b0 under test, b1 its baseline, b2 in the third seat
+    v = judge(base, [0.5] * 3, 10, 3)
+    line = verdict_line(base, v, 10)
+    assert line.startswith("b0 against its baseline b1@hb1 (the third seat: b2@hb2, not counted): ")
+    alone = settings(2, baseline=True)  # (BOT, OLD, OLD)
+    assert verdict_line(alone, judge(alone, [0.5], 10, 3), 10).startswith("b0 against its baseline b1@hb1: ")
+    field = settings(3)
+    assert verdict_line(field, judge(field, [0.5], 10, 6), 10).startswith("b0 against b1@hb1, b2@hb2: ")
