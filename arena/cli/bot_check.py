@@ -309,11 +309,26 @@ def _first(lines: Sequence[str], needle: str) -> str:
     return next((x for x in lines if needle in x), lines[0] if lines else "")
 
 
+# A line that names an error: "Error: ...", "TypeError: ...", "panic: ...",
+# "Exception in thread ...", "terminate called after ...", "fatal error: ..."
+# (not a Python traceback's header: its error is its last line, in the tail).
+_ERROR_LINE = re.compile(r"^\s*(\w*(Error|Exception)\b|panic:|fatal|terminate called)",
+                         re.IGNORECASE)
+
+
 def _tail(path: str) -> list[str]:
     try:
         text = Path(path).read_text(errors="replace")
     except OSError:
         return []
+    lines = text.splitlines()
+    shown = lines[-LOG_TAIL_LINES:]
+    # Node.js, Java, Go and C++ runtimes print the error first and a stack
+    # under it ("Error: Cannot find module '@grpc/grpc-js'", 20 lines on):
+    # the first such line above the tail comes with it.
+    cause = next((line for line in lines[:-LOG_TAIL_LINES] if _ERROR_LINE.search(line)), None)
+    if cause is not None:
+        shown = [cause, "...", *shown]
     # The bot's own bytes, for the checker's terminal: its control characters
     # (escape sequences that would retitle or clear the terminal) as \xNN.
-    return [escape_controls(line) for line in text.splitlines()[-LOG_TAIL_LINES:]]
+    return [escape_controls(line) for line in shown]

@@ -267,3 +267,27 @@ def test_why_the_referee_refused_the_bot_is_a_note_not_a_stray_line(tmp_path: Pa
     toml.write_text(toml.read_text().replace('sandbox = "auto"', 'sandbox = "process"'))
     refused(cli("bot", "add", folder, bot), "refused, the validation match failed: connect: ")
     assert not (folder / "bots").exists()
+
+
+@pytest.mark.slow
+def test_an_error_printed_above_its_stack_is_shown_with_the_tail(tmp_path: Path) -> None:
+    """Node.js (a JavaScript bot whose folder lacks node_modules) prints
+    "Error: Cannot find module ..." and then 17 lines: the tail of 12 lines
+    showed the stack only, never what was wrong."""
+    from clihelp import cli
+
+    bot = tmp_path / "nodelike"
+    bot.mkdir()
+    (bot / "bot.toml").write_text('name = "nodelike"\nversion = "1"\nlanguage = "sh"\n'
+                                  'run = "sh bot.sh"\n')
+    stack = "".join(f"echo '    at frame{i} (node:internal/modules:{i})' >&2\n" for i in range(15))
+    (bot / "bot.sh").write_text("echo 'node:internal/modules/cjs/loader:1210' >&2\n"
+                                "echo \"Error: Cannot find module '@grpc/grpc-js'\" >&2\n"
+                                f"{stack}echo 'Node.js v20' >&2\nexit 1\n")
+    done = cli("bot", "check", bot, "--sandbox", "process", "--deals", "1", "--startup", "10")
+    assert done.returncode == 1, done.stderr
+    out = done.stdout.splitlines()
+    shown = out[out.index("last lines of the bot's output:") + 1:-1]
+    assert shown[:2] == ["  | Error: Cannot find module '@grpc/grpc-js'", "  | ..."], shown
+    assert shown[-1] == "  | Node.js v20" and len(shown) == 2 + 12, shown
+    assert out[-1] == "result: FAILED"
