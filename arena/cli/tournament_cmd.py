@@ -42,6 +42,15 @@ def new(
 
     if folder.exists() and not folder.is_dir():
         raise _fail(f"{folder}: exists and is not a folder")
+    # A tournament written into a bot's folder (`tournament new mybot`) would
+    # be part of the bot: its content, so its hash and version, would change.
+    home = next((d for d in (folder.resolve(), *folder.resolve().parents)
+                 if (d / "bot.toml").is_file()), None)
+    if home is not None:
+        raise _fail(f"{folder}: " + ("a bot's folder" if home == folder.resolve() else
+                                     f"inside the bot folder {home}") +
+                    " (it has bot.toml): a tournament there would change the bot's content; "
+                    "choose a folder outside it")
     target = folder / CONFIG_NAME
     if target.exists():
         raise _fail(f"{target}: already exists; not overwritten")

@@ -286,5 +286,9 @@ def test_a_bot_folder_given_as_the_tournament_folder_is_named_so(tmp_path: Path)
         done = cli(*args)
         refused(done, f"{bot}: a bot's folder (it has bot.toml), not a tournament's")
         assert "arena tournament new" not in done.stderr
+    # `tournament new` there (or below) wrote tournament.toml into the bot,
+    # which changed its content: its hash, and so its version, in every store.
+    refused(cli("tournament", "new", bot), f"{bot}: a bot's folder (it has bot.toml)")
+    refused(cli("tournament", "new", bot / "t"), f"{bot / 't'}: inside the bot folder {bot}")
     assert sorted(p.name for p in bot.iterdir()) == before  # nothing written into the bot
     assert not (folder / "tournament.sqlite").exists()

@@ -66,7 +66,8 @@ def test_new_copies_the_bots_in_and_status_lists_them_before_any_run(tmp_path: P
 def test_new_refuses_a_tournament_inside_its_bot(tmp_path: Path) -> None:
     bot = random_bot(tmp_path, "rb")
     made = cli("tournament", "new", bot / "t", "--bot", bot)
-    assert made.returncode == 2 and "is inside this bot's folder" in made.stderr
+    # Refused before the --bot is looked at: the folder itself is inside a bot.
+    assert made.returncode == 2 and f"inside the bot folder {bot}" in made.stderr
     assert "Traceback" not in made.stderr
 
 
