@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from arena.cli.bot_check import CheckOptions
     from arena.sandbox.botfile import BotSpec
     from arena.tournament.config import TournamentConfig
+    from arena.tournament.store import BotRow
 
 # The validation match of `bot add`: long enough to see a bot start,
 # connect, answer in time and play legally (bot check plays 3 by default).
@@ -55,13 +56,26 @@ def add(
         what, code = stop.words()
         typer.echo(f"\n{what}: the bot was not added", err=True)
         raise typer.Exit(code) from None
-    state = "added as a new version" if created else "unchanged (this content is already known)"
+    state = (_added(config, row) if created else "unchanged (this content is already known)")
     typer.echo(f"{row.name} {row.version} [{row.content_hash[:12]}]: {state}; snapshot {row.path}")
     if stop.signal is not None:
         # Held while the bot was stored (after its check): it is added, whole.
         what, code = stop.words()
         typer.echo(f"{what}: after the bot was added", err=True)
         raise typer.Exit(code)
+
+
+def _added(config: TournamentConfig, row: BotRow) -> str:
+    """What `bot add` stored: a bot new to the tournament, or a new version
+    of one (naming the one before, which the leaderboard ranks apart)."""
+    from arena.tournament.store import Store
+
+    with Store(config.store_path, readonly=True) as store:
+        earlier = [b for b in store.bots() if b.name == row.name and b.id != row.id]
+    if not earlier:
+        return "added (its first version)"
+    last = earlier[-1]
+    return f"added as a new version (earlier: {last.version} [{last.content_hash[:12]}])"
 
 
 def _validation(config: TournamentConfig, deals: int,

@@ -84,7 +84,7 @@ startup = 30.0
     good = copy_bot(RANDOM_B, tmp_path / "good", "good")
     proc = cli("bot", "add", folder, good)
     assert proc.returncode == 0, proc.stderr
-    assert "added as a new version" in proc.stdout
+    assert "added (its first version)" in proc.stdout
     after = state(folder)
     assert after[0][1] == before[0][1]  # the results are untouched
     assert [row[1] for row in after[0][0]] == ["greedy", "random", "random_b", "good"]

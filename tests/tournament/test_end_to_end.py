@@ -196,11 +196,12 @@ def test_bot_add_copies_and_versions_a_bot(tmp_path) -> None:
     src = tmp_path / "mybot"
     shutil.copytree(ROOT / "tournaments" / "sample" / "random_b", src)
     first = cli("bot", "add", folder, src)
-    assert "random_b 1.0.0" in first.stdout and "added as a new version" in first.stdout
+    assert "random_b 1.0.0" in first.stdout and "added (its first version)" in first.stdout
     assert "unchanged" in cli("bot", "add", folder, src).stdout
     (src / "bot.py").write_text((src / "bot.py").read_text() + "\n# tweak\n")
     second = cli("bot", "add", folder, src)
-    assert "added as a new version" in second.stdout
+    first_hash = first.stdout.split("[")[1].split("]")[0]
+    assert f"added as a new version (earlier: 1.0.0 [{first_hash}])" in second.stdout
     snapshots = sorted((folder / "bots" / "random_b").iterdir())
     assert len(snapshots) == 2 and all((s / "bot.toml").is_file() for s in snapshots)
     status = cli("tournament", "status", folder).stdout
