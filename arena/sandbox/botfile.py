@@ -79,6 +79,9 @@ def load_bot(folder: str | os.PathLike[str], *, hashed: bool = True) -> BotSpec:
     1.6 s for the JavaScript sample bot and its node_modules)."""
     root = Path(folder).resolve()
     toml_path = root / "bot.toml"
+    if root.is_file():  # `bot check mybot/bot.toml`: the folder was meant
+        raise BotFileError(f"{root}: a file, not a bot folder; give the folder that holds "
+                           f"bot.toml ({root.parent})")
     if not root.is_dir():
         raise BotFileError(f"{root}: not a bot folder (no such directory)")
     if not toml_path.is_file():

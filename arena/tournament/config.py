@@ -105,6 +105,9 @@ def load_config(folder: str | os.PathLike[str], check_bots: bool = True) -> Tour
     gone, since every version plays from its snapshot in the tournament."""
     root = Path(folder).resolve()
     path = root / CONFIG_NAME
+    if root.is_file():  # `tournament run DIR/tournament.toml`: DIR was meant
+        raise TournamentConfigError(f"{root}: a file, not a tournament folder; give the folder "
+                                    f"that holds {CONFIG_NAME} ({root.parent})")
     if not path.is_file():
         # A gauntlet's folder holds a store but no tournament.toml: `tournament
         # new` there is not what its owner wants (gauntlet_run.STORE_NAME).

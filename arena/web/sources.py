@@ -118,6 +118,9 @@ def catalog(paths: Sequence[str | Path]) -> Catalog:
             if not found:
                 raise SourceError(f"{p}: no tournament.toml here, nor tournaments or replay "
                                   "files (*.jsonl) inside")
+        elif p.is_file() and p.name == "tournament.toml":
+            # Listed as a replay, it was a link to a 404: the folder was meant.
+            raise SourceError(f"{p}: a tournament's settings file; give its folder ({p.parent})")
         elif p.is_file():
             add_replay(p)
         else:

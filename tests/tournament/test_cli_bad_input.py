@@ -292,3 +292,25 @@ def test_a_bot_folder_given_as_the_tournament_folder_is_named_so(tmp_path: Path)
     refused(cli("tournament", "new", bot / "t"), f"{bot / 't'}: inside the bot folder {bot}")
     assert sorted(p.name for p in bot.iterdir()) == before  # nothing written into the bot
     assert not (folder / "tournament.sqlite").exists()
+
+
+def test_a_file_given_for_a_folder_names_the_folder_meant(tmp_path: Path) -> None:
+    """`bot check mybot/bot.toml` said "not a bot folder (no such directory)"
+    of a file that exists; `tournament run DIR/tournament.toml` looked for
+    DIR/tournament.toml/tournament.toml and offered `tournament new` on it."""
+    bot = random_bot(tmp_path, "rb")
+    folder = tmp_path / "t"
+    write(folder, [random_bot(tmp_path, n) for n in ("rc", "rd", "re")])
+    toml = folder / "tournament.toml"
+    for args in (("tournament", "run", toml), ("tournament", "status", toml),
+                 ("leaderboard", "show", toml), ("bot", "add", toml, bot)):
+        done = cli(*args)
+        refused(done, f"{toml}: a file, not a tournament folder; give the folder that holds "
+                      f"tournament.toml ({folder})")
+        assert "arena tournament new" not in done.stderr
+    refused(cli("bot", "add", folder, bot / "bot.toml"),
+            f"{bot / 'bot.toml'}: a file, not a bot folder; give the folder that holds bot.toml ({bot})")
+    refused(cli("play", bot / "bot.py", bot, bot), f"{bot / 'bot.py'}: a file, not a bot folder")
+    checked = cli("bot", "check", bot / "bot.toml")
+    assert checked.returncode == 1 and "a file, not a bot folder" in checked.stdout, checked.stdout
+    assert not (folder / "tournament.sqlite").exists()

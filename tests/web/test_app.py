@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from clihelp import cli
+from clihelp import ROOT, cli
 from starlette.testclient import TestClient
 
 from arena.referee.replay import read_replay
@@ -193,6 +193,9 @@ def test_cli_bad_input_is_one_line(tmp_path: Path) -> None:
     broken.write_text('{"type":"header","seed":1}\n')
     cases = [
         (["serve", tmp_path / "missing"], "no such file or folder"),
+        # A tournament's settings file was listed as a replay, linking to a 404.
+        (["serve", ROOT / "tournaments" / "sample" / "tournament.toml"],
+         f"a tournament's settings file; give its folder ({ROOT / 'tournaments' / 'sample'})"),
         (["replay", "html", broken, "-o", tmp_path / "x.html"], "header record"),
         (["replay", "html", tmp_path / "nope.jsonl", "-o", tmp_path / "x.html"],
          "cannot read replay"),
