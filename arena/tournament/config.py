@@ -217,7 +217,12 @@ def parse_config(data: dict[str, Any], root: Path, where: str,
         try:
             spec = load_bot(folder)
         except BotFileError as exc:
-            raise fail(f"bots[{i}]", f"{entry!r}: {exc}") from None
+            hint = ""
+            if not Path(entry).is_absolute() and (Path.cwd() / entry / "bot.toml").is_file():
+                # Written relative to where the command runs, not to this file.
+                hint = (f" (paths here are relative to {root}; from there this bot is "
+                        f"{os.path.relpath(Path.cwd() / entry, root)!r})")
+            raise fail(f"bots[{i}]", f"{entry!r}: {exc}{hint}") from None
         missing = missing_program(spec)
         if missing:  # every match would score it a crash
             raise fail(f"bots[{i}]", f"{entry!r}: {missing}")

@@ -314,3 +314,19 @@ def test_a_file_given_for_a_folder_names_the_folder_meant(tmp_path: Path) -> Non
     checked = cli("bot", "check", bot / "bot.toml")
     assert checked.returncode == 1 and "a file, not a bot folder" in checked.stdout, checked.stdout
     assert not (folder / "tournament.sqlite").exists()
+
+
+def test_a_bot_listed_relative_to_the_current_folder_is_given_its_path_from_the_file(
+        tmp_path: Path) -> None:
+    """`bots = ["sample_bots/greedy"]` written from the repository's root in
+    tournaments/mine/tournament.toml: paths there are the file's, and the
+    one line now says so, with the path that works."""
+    folder = tmp_path / "tournaments" / "mine"
+    folder.mkdir(parents=True)
+    bots = [random_bot(tmp_path, n) for n in ("rb", "rc")]
+    write(folder, [*bots, Path("rd")])
+    random_bot(tmp_path, "rd")  # beside the command's folder, not the file's
+    done = cli("tournament", "run", folder, cwd=tmp_path)
+    refused(done, f"key 'bots[2]': 'rd': {folder / 'rd'}: not a bot folder (no such directory) "
+                  f"(paths here are relative to {folder}; from there this bot is '../../rd')")
+    assert not (folder / "tournament.sqlite").exists()
