@@ -43,6 +43,16 @@ def serve(
     from arena.web.app import create_app
     from arena.web.sources import SourceError, catalog
 
+    if not lobby:
+        # The lobby's own options, silently dropped without it: the bot given
+        # never appeared anywhere (`arena serve --bot mybot`).
+        given = [name for name, value, default in (
+            ("--bot", bot, None), ("--data", data, Path("lobby")), ("--sandbox", sandbox, "auto"),
+            ("--grace", grace, 60.0), ("--human-time", human_time, 60.0),
+            ("--human-bank", human_bank, 120.0)) if value != default]
+        if given:
+            raise _fail(f"{given[0]}: an option of the lobby; add --lobby "
+                        "(`arena serve --lobby --bot DIR`: docs/people.md)")
     try:
         # With --lobby alone, no tournaments need be there.
         sources = catalog(paths or ([] if lobby else [Path("tournaments")]))

@@ -197,6 +197,10 @@ def test_cli_bad_input_is_one_line(tmp_path: Path) -> None:
         (["serve", ROOT / "tournaments" / "sample" / "tournament.toml"],
          f"a tournament's settings file; give its folder ({ROOT / 'tournaments' / 'sample'})"),
         (["replay", "html", broken, "-o", tmp_path / "x.html"], "header record"),
+        # The lobby's options without --lobby were dropped without a word.
+        (["serve", ROOT / "tournaments", "--bot", ROOT / "sample_bots" / "greedy"],
+         "--bot: an option of the lobby; add --lobby"),
+        (["serve", ROOT / "tournaments", "--human-time", "30"], "--human-time: an option of the lobby"),
         (["replay", "html", tmp_path / "nope.jsonl", "-o", tmp_path / "x.html"],
          "cannot read replay"),
     ]
