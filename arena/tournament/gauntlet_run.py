@@ -99,6 +99,9 @@ def resolve_baseline(request: Request, candidate: BotSpec) -> BotSpec | None:
     """The baseline bot: a folder, else a version of the candidate stored in
     --baseline-from's store or in the gauntlet's own."""
     if not request.baseline:
+        if request.baseline_from is not None:  # dropped without a word, the user's baseline with it
+            raise GauntletError(f"--baseline-from {request.baseline_from}: only with --baseline "
+                                "OLD_VERSION (the version to read from there)")
         return None
     folder = Path(request.baseline)
     if (folder / "bot.toml").is_file():

@@ -72,6 +72,13 @@ def test_bad_input_is_one_line_and_stores_nothing(tmp_path: Path) -> None:
     proc = gauntlet(greedy, "--dir", folder)
     assert proc.returncode == 2 and "nothing to play against" in proc.stderr
     assert not folder.exists()
+    # --baseline-from without --baseline: was dropped, and the gauntlet played
+    # against the --against bots only, no baseline.
+    proc = gauntlet(greedy, "--against", ROOT / "sample_bots" / "random", "--baseline-from",
+                    tmp_path, "--dir", folder)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert proc.stderr.startswith(f"error: --baseline-from {tmp_path}: only with --baseline")
+    assert not folder.exists()
     # The bot against itself (or one opponent twice): one bot in the store.
     rnd = ROOT / "sample_bots" / "random"
     for against in ([greedy], [rnd, rnd]):
