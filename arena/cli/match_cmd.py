@@ -101,6 +101,16 @@ def play(
     people, problem = human_seats([str(b) for b in bots])
     if problem:
         raise _fail(problem)
+    if not people:
+        # A person's options in a match of bots only: dropped without a word
+        # (`--port 8000` served nothing; the seat meant for a person was a typo).
+        given = [name for name, value, default in (
+            ("--human-time", human_time, 60.0), ("--human-bank", human_bank, 120.0),
+            ("--grace", grace, 60.0), ("--host", host, "127.0.0.1"), ("--port", port, 0))
+            if value != default]
+        if given:
+            raise _fail(f"{given[0]}: an option of a person's seat, and no seat is `human` "
+                        "(`arena play human BOT BOT`: docs/people.md)")
     try:
         # A person's seat is filled by its bridge when the match starts (arena.web.human).
         specs = tuple(hosted_bot(people[i], "") if i in people else load_bot(b)

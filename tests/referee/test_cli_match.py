@@ -41,6 +41,10 @@ def _run(*args: str) -> tuple[int, str, str]:
     (["play", "human:ann", "human:ann", RANDOM], "two people are called 'ann'"),
     (["play", "human", RANDOM, RANDOM, "--grace", "-1"], "--grace -1"),
     (["play", "human", RANDOM, RANDOM, "--human-time", "0"], "--human-time 0"),
+    # A person's options with no person: were dropped without a word.
+    (["play", RANDOM, RANDOM, RANDOM, "--port", "8000"],
+     "--port: an option of a person's seat, and no seat is `human`"),
+    (["play", RANDOM, RANDOM, RANDOM, "--human-time", "30"], "--human-time: an option of a person's"),
 ])
 def test_bad_input_is_one_clear_line_and_exit_2(args: list[str], message: str) -> None:
     code, out, err = _run(*args)
