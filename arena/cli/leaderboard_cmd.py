@@ -92,6 +92,15 @@ def publish(
             _mark_published(folder, last_bot_id)
             marked[0] = True
 
+    if site:
+        from arena.web.export import foreign_entry
+
+        # Found before the four files are written (and the seed, if they
+        # show it, is out): the site's folder is replaced whole.
+        foreign = foreign_entry(target / "site")
+        if foreign is not None:
+            raise _fail(f"{target / 'site'}: holds {foreign!r}, which no published site has: "
+                        "not replaced (give another --out, or --no-site)")
     try:
         paths = write(table, target, opened)
     except OSError as exc:

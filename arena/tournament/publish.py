@@ -233,6 +233,15 @@ def _footnote() -> str:
             "played by the default action and are left out of its statistics).")
 
 
+def foreign_page(path: Path) -> bool:
+    """An index.html this arena did not write (`--out` a web folder with a
+    home page of its own), which publishing would overwrite."""
+    if path.name != "index.html" or not path.is_file():
+        return False
+    with path.open("rb") as file:
+        return b"<title>Leaderboard: " not in file.read(512)
+
+
 def publish(table: Table, out: str | Path,
             opened: Callable[[Path], None] | None = None) -> list[Path]:
     """Write the four files into `out`; returns their paths. `opened` is
@@ -251,6 +260,9 @@ def publish(table: Table, out: str | Path,
     for path in paths:  # found now, not after the first ones are replaced
         if path.is_dir():
             raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
+        if foreign_page(path):
+            raise FileExistsError(errno.EEXIST, "holds an index.html that is not a leaderboard "
+                                  "(not replaced: give another --out)", str(path))
     try:
         for path, part, text in zip(paths, parts, texts, strict=True):
             with part.open("w", encoding="utf-8") as file:

@@ -22,6 +22,7 @@ as files with relative links (`arena leaderboard publish` calls it):
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import shutil
@@ -70,6 +71,19 @@ def replay_html(path: Path, *, urls: StaticUrls | None = None, t: Tournament | N
         inline_js=inline_script(), match_id=path.stem)
 
 
+# What a published site holds at its top (_write_site): `publish_site`
+# replaces `out` whole, so a folder holding anything else is not one.
+SITE_ENTRIES = frozenset({"static", "index.html", "h2h.html", "matches", "bot", "match", "log"})
+
+
+def foreign_entry(out: Path) -> str | None:
+    """The first entry of an existing `out` that no published site has
+    (`--out` a folder whose `site/` is someone's own), or None."""
+    if not out.is_dir() or out.is_symlink():
+        return None
+    return next((p.name for p in sorted(out.iterdir()) if p.name not in SITE_ENTRIES), None)
+
+
 def publish_site(folder: Path, out: Path) -> list[Path]:
     """Write the static site of the tournament in `folder` into `out`;
     returns the files written.
@@ -80,6 +94,10 @@ def publish_site(folder: Path, out: Path) -> list[Path]:
     tournament's matches), and a publication that fails half way leaves
     the earlier site as it was."""
     out = Path(out)
+    foreign = foreign_entry(out)
+    if foreign is not None:
+        raise FileExistsError(errno.EEXIST, f"holds {foreign!r}, which no published site has "
+                              "(not replaced: give another --out, or --no-site)", str(out))
     out.parent.mkdir(parents=True, exist_ok=True)
     building = out.parent / f".{out.name}.{os.getpid()}.part"
     old = out.parent / f".{out.name}.{os.getpid()}.old"

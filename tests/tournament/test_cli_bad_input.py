@@ -330,3 +330,34 @@ def test_a_bot_listed_relative_to_the_current_folder_is_given_its_path_from_the_
     refused(done, f"key 'bots[2]': 'rd': {folder / 'rd'}: not a bot folder (no such directory) "
                   f"(paths here are relative to {folder}; from there this bot is '../../rd')")
     assert not (folder / "tournament.sqlite").exists()
+
+
+def test_publish_replaces_only_what_it_wrote(tmp_path: Path) -> None:
+    """`--out` a web folder of one's own: its index.html was overwritten
+    and its site/ folder replaced whole (deleted). Now refused, one line,
+    nothing written; a folder publish wrote itself is replaced as before."""
+    folder = tmp_path / "t"
+    write(folder, [random_bot(tmp_path, n) for n in ("rb", "rc", "rd")])
+    with sqlite3.connect(folder / "tournament.sqlite"):
+        pass  # an empty store: publish has a table to write
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "index.html").write_text("<html><title>My page</title></html>")
+    refused(cli("leaderboard", "publish", folder, "--out", home, "--no-site"),
+            "holds an index.html that is not a leaderboard (not replaced")
+    assert sorted(p.name for p in home.iterdir()) == ["index.html"]
+    assert (home / "index.html").read_text() == "<html><title>My page</title></html>"
+
+    own = tmp_path / "own"
+    (own / "site").mkdir(parents=True)
+    (own / "site" / "about.html").write_text("mine")
+    refused(cli("leaderboard", "publish", folder, "--out", own),
+            f"{own / 'site'}: holds 'about.html', which no published site has: not replaced")
+    assert sorted(p.relative_to(own).as_posix() for p in own.rglob("*")) == ["site", "site/about.html"]
+
+    out = tmp_path / "out"
+    for _ in range(2):  # its own files, replaced
+        done = cli("leaderboard", "publish", folder, "--out", out)
+        assert done.returncode == 0, done.stderr
+    assert (out / "site" / "index.html").is_file() and (out / "index.html").is_file()
