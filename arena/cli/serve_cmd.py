@@ -57,6 +57,10 @@ def serve(
         # With --lobby alone, no tournaments need be there.
         sources = catalog(paths or ([] if lobby else [Path("tournaments")]))
     except SourceError as exc:
+        if not paths and not lobby and not Path("tournaments").exists():
+            # The default, from a folder that has none (not the repository's root).
+            raise _fail(f"no tournaments folder in {Path.cwd()} (the default): give tournament "
+                        "folders or replay files, e.g. `arena serve tournaments/sample`") from None
         raise _fail(str(exc)) from None
     extra: list[Any] = []
     the_lobby: Any = None

@@ -204,6 +204,12 @@ def test_cli_bad_input_is_one_line(tmp_path: Path) -> None:
         (["replay", "html", tmp_path / "nope.jsonl", "-o", tmp_path / "x.html"],
          "cannot read replay"),
     ]
+    # The default folder, from a folder without one: was "tournaments: no
+    # such file or folder", which did not say it was a default.
+    done = cli("serve", cwd=tmp_path, timeout=60)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith(f"error: no tournaments folder in {tmp_path} (the default): "
+                                  "give tournament folders or replay files"), done.stderr
     for argv, words in cases:
         done = cli(*argv, cwd=None, timeout=60)
         assert done.returncode == 2, (argv, done.stderr)
