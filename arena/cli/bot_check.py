@@ -159,7 +159,9 @@ class _Refused(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         reason = record.getMessage()
-        if not reason.startswith(("refused a connection", "further refused")):
+        if reason.startswith("further refused"):  # the check notes only the first few anyway
+            return
+        if not reason.startswith("refused a connection"):
             if logging.lastResort is not None and record.levelno >= logging.lastResort.level:
                 logging.lastResort.handle(record)
         elif reason not in self.reasons:

@@ -101,6 +101,9 @@ def test_a_bot_that_never_connects_fails_at_connect() -> None:
     assert code == 1
     fails = [line for line in lines if line.strip().startswith("FAIL")]
     assert len(fails) == 1 and "connect" in fails[0] and "did not connect" in fails[0]
+    # Its three wrong tokens: why it never connected, told once.
+    refused = [line for line in lines if line.startswith("  note  the referee refused")]
+    assert refused == ["  note  the referee refused a connection on seat 0's socket: unknown token"]
 
 
 @pytest.mark.slow
