@@ -214,6 +214,10 @@ def parse_config(data: dict[str, Any], root: Path, where: str,
         bot_paths.append(str(folder))
         if not check_bots:
             continue
+        if root.is_relative_to(folder) and (folder / "bot.toml").is_file():
+            # Found before any bot is copied in (registry.snapshot refuses it too).
+            raise fail(f"bots[{i}]", f"{entry!r}: {folder}: the tournament folder {root} is "
+                       "inside this bot's folder; a copy of the bot would contain itself")
         try:
             spec = load_bot(folder)
         except BotFileError as exc:

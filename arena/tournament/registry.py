@@ -35,9 +35,20 @@ class RegistryError(ValueError):
     """A bot could not be added to the tournament; says which and why."""
 
 
+def _not_inside(spec: BotSpec, root: Path) -> None:
+    """A tournament folder inside the bot's: the copy would contain itself
+    (a RecursionError's traceback), and the bot's content, so its hash,
+    would change with every result the tournament stores."""
+    if root.resolve().is_relative_to(Path(spec.path).resolve()):
+        raise RegistryError(f"{spec.path}: the tournament folder {root} is inside this bot's "
+                            "folder; a copy of the bot would contain itself: move the "
+                            "tournament out of it")
+
+
 def snapshot(spec: BotSpec, root: Path) -> str:
     """Copy the bot into the tournament folder (once per content); returns the
     snapshot's path relative to `root`."""
+    _not_inside(spec, root)
     rel = Path(BOTS_DIR) / spec.name / spec.content_hash[:16]
     target = root / rel
     if target.is_dir() and folder_hash(target) == spec.content_hash:
@@ -120,6 +131,7 @@ def add_bot(config: TournamentConfig, bot_path: str | os.PathLike[str],
             "leaderboard publish), and a bot added now would be dealt from it, anyone dealing every "
             "hand: add it to a new tournament folder (arena tournament new)")
     root = Path(config.root)
+    _not_inside(spec, root)  # before the validation match, which it would not change
     if not known:
         # Found before the validation match, not by a traceback after it.
         unwritable = [p for p in (root, root / BOTS_DIR, config.store_path)

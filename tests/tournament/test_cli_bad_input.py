@@ -361,3 +361,18 @@ def test_publish_replaces_only_what_it_wrote(tmp_path: Path) -> None:
         done = cli("leaderboard", "publish", folder, "--out", out)
         assert done.returncode == 0, done.stderr
     assert (out / "site" / "index.html").is_file() and (out / "index.html").is_file()
+
+
+def test_a_bot_whose_folder_holds_the_tournament_is_refused_in_one_line(tmp_path: Path) -> None:
+    """`bot add proj/t proj` (or `bots = [".."]`): the snapshot copied the bot
+    into itself until a RecursionError's traceback."""
+    bot = random_bot(tmp_path, "proj")
+    folder = bot / "t"
+    write(folder, [random_bot(tmp_path, n) for n in ("rc", "rd")] + [Path("..")])
+    refused(cli("tournament", "run", folder),
+            f"{bot}: the tournament folder {folder} is inside this bot's folder")
+    toml = folder / "tournament.toml"
+    toml.write_text(toml.read_text().replace(', ".."', f', "{random_bot(tmp_path, "re")}"'))
+    refused(cli("bot", "add", folder, bot),
+            f"{bot}: the tournament folder {folder} is inside this bot's folder")
+    assert not (folder / "bots").exists() and not (folder / "tournament.sqlite").exists()
