@@ -153,6 +153,14 @@ def prepare(request: Request) -> tuple[list[BotSpec], bool]:
         seen[spec.content_hash] = f"--against {path}"
     if request.root.exists() and not request.root.is_dir():
         raise GauntletError(f"--dir {request.root}: not a folder")
+    bots = [candidate, *([baseline] if baseline else []), *against]
+    for spec in bots:
+        # `cd mybot && arena gauntlet . --against ...`: the default folder
+        # gauntlet-NAME lands inside the bot, whose copy would contain itself.
+        if request.root.resolve().is_relative_to(Path(spec.path).resolve()):
+            raise GauntletError(f"--dir {request.root}: inside the bot folder {spec.path} "
+                                f"({spec.name}), whose copy would contain it; give --dir a "
+                                "folder outside it (or run the command from elsewhere)")
     for name in (CONFIG_NAME, "tournament.sqlite"):
         # A gauntlet there would put its store, snapshots and replays among
         # the tournament's and hold its run lock while it plays (the run was
@@ -161,7 +169,7 @@ def prepare(request: Request) -> tuple[list[BotSpec], bool]:
         if (request.root / name).exists():
             raise GauntletError(f"--dir {request.root}: a tournament's folder (it holds {name}); "
                                 "give the gauntlet a folder of its own")
-    return [candidate, *([baseline] if baseline else []), *against], baseline is not None
+    return bots, baseline is not None
 
 
 def open_store(request: Request, bots: list[BotSpec], baseline: bool) -> tuple[Store, Prepared]:

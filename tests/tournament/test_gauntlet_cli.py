@@ -79,6 +79,15 @@ def test_bad_input_is_one_line_and_stores_nothing(tmp_path: Path) -> None:
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
     assert proc.stderr.startswith(f"error: --baseline-from {tmp_path}: only with --baseline")
     assert not folder.exists()
+    # Run from inside the bot's folder: the default gauntlet-NAME folder would
+    # be inside the bot, whose snapshot would copy itself (a RecursionError).
+    import shutil
+    mine = tmp_path / "mine"
+    shutil.copytree(greedy, mine)
+    proc = cli("gauntlet", ".", "--against", ROOT / "sample_bots" / "random", cwd=mine)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert f"error: --dir {mine / 'gauntlet-greedy'}: inside the bot folder {mine} (greedy)" in proc.stderr
+    assert not (mine / "gauntlet-greedy").exists()
     # The bot against itself (or one opponent twice): one bot in the store.
     rnd = ROOT / "sample_bots" / "random"
     for against in ([greedy], [rnd, rnd]):
