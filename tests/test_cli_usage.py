@@ -45,3 +45,19 @@ def test_help_and_commands_keep_their_exit_status() -> None:
     done = subprocess.run([*CLI, "rules", "show", "klondike"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "unknown rules preset" in done.stderr
     assert subprocess.run([*CLI, "rules", "list"], capture_output=True, timeout=60).returncode == 0
+
+
+def test_a_dependency_missing_from_the_virtualenv_is_one_line() -> None:
+    """After a `git pull` that added a dependency, without `make setup`: was
+    a ModuleNotFoundError's traceback from the command's lazy import."""
+    import sys
+
+    from clihelp import ROOT
+
+    code = ("import sys; sys.modules['numpy'] = None; from arena.cli import main; "
+            "sys.argv = ['arena', 'leaderboard', 'show', 'tournaments/sample']; main()")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=False, cwd=ROOT)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("error: the Python package 'numpy' is not installed in "), done.stderr
+    assert "make setup" in done.stderr and len(done.stderr.strip().splitlines()) == 1

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import signal
+import sys
 import threading
 from typing import Any
 
@@ -62,6 +63,16 @@ def main() -> None:
         # Ctrl-C (SIGTERM) that no command turned into its own exit, wherever
         # it was raised: a run's one line if not said yet, and 130 (143).
         raise SystemExit(last_words(exc)) from None
+    except ModuleNotFoundError as exc:
+        missing = (exc.name or "").split(".")[0]
+        if not missing or missing == "arena":
+            raise
+        # A dependency added since this virtualenv was set up (a `git pull`
+        # without `make setup`): commands import their libraries lazily.
+        typer.echo(f"error: the Python package {missing!r} is not installed in {sys.prefix} "
+                   "(a dependency added since it was set up?): run `make setup` "
+                   "(bash scripts/setup.sh)", err=True)
+        raise SystemExit(2) from None
     except Exception as exc:
         if not _is_usage_error(exc):
             raise
