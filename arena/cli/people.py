@@ -112,7 +112,10 @@ def lobby_routes(bots: Sequence[Path], data: Path, sandbox: str, grace: float, h
                          publish_replay=publish)
     try:
         return lobby_routes_for(config)
-    except (OSError, ValueError) as exc:
+    except OSError as exc:  # "[Errno 30] Read-only file system: '...'" said less
+        raise fail(f"--data {data}: cannot make the lobby's folder there: "
+                   f"{exc.strerror or exc}" + (f" ({exc.filename})" if exc.filename else "")) from None
+    except ValueError as exc:
         raise fail(f"--data {data}: {exc}") from None
 
 

@@ -201,6 +201,9 @@ def test_cli_bad_input_is_one_line(tmp_path: Path) -> None:
         (["serve", ROOT / "tournaments", "--bot", ROOT / "sample_bots" / "greedy"],
          "--bot: an option of the lobby; add --lobby"),
         (["serve", ROOT / "tournaments", "--human-time", "30"], "--human-time: an option of the lobby"),
+        # Was "--data ...: [Errno 20] Not a directory: '...'".
+        (["serve", "--lobby", "--data", broken / "lobby", "--port", "0"],
+         f"--data {broken / 'lobby'}: cannot make the lobby's folder there: Not a directory ("),
         (["replay", "html", tmp_path / "nope.jsonl", "-o", tmp_path / "x.html"],
          "cannot read replay"),
     ]
