@@ -5,6 +5,7 @@ exit status 2, as every other bad input, not a boxed block."""
 from __future__ import annotations
 
 import subprocess
+import sys
 
 import pytest
 from clihelp import ARENA as CLI
@@ -61,3 +62,17 @@ def test_a_dependency_missing_from_the_virtualenv_is_one_line() -> None:
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith("error: the Python package 'numpy' is not installed in "), done.stderr
     assert "make setup" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_removed_current_folder_is_one_line(tmp_path) -> None:
+    """`arena serve` (any command reading a relative or default path) in a
+    shell whose folder was removed: was a FileNotFoundError traceback."""
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    code = (f"import os, subprocess, sys; os.chdir({str(gone)!r}); os.rmdir({str(gone)!r}); "
+            f"sys.exit(subprocess.run({[*CLI, 'serve']!r}).returncode)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == ("error: the current folder no longer exists (removed while this "
+                           "shell was in it): cd to another one\n"), done.stderr

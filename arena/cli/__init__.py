@@ -6,6 +6,7 @@ the groups can grow independently without touching this file.
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import sys
@@ -56,6 +57,13 @@ for _module in (rules_cmd, match_cmd, bot_cmd, tournament_cmd, gauntlet_cmd, lea
 def main() -> None:
     from arena.cli.stopping import exiting, last_words
 
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        # Every relative path (and a default folder) would fail, each its own way.
+        typer.echo("error: the current folder no longer exists (removed while this shell was "
+                   "in it): cd to another one", err=True)
+        raise SystemExit(2) from None
     try:
         # Not standalone: usage errors come here instead of being drawn in a box.
         code = app(standalone_mode=False, prog_name="arena")

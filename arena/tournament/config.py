@@ -222,10 +222,14 @@ def parse_config(data: dict[str, Any], root: Path, where: str,
             spec = load_bot(folder)
         except BotFileError as exc:
             hint = ""
-            if not Path(entry).is_absolute() and (Path.cwd() / entry / "bot.toml").is_file():
+            try:
+                here = Path.cwd()
+            except OSError:  # the command's folder was removed: no hint to give
+                here = root
+            if not Path(entry).is_absolute() and (here / entry / "bot.toml").is_file():
                 # Written relative to where the command runs, not to this file.
                 hint = (f" (paths here are relative to {root}; from there this bot is "
-                        f"{os.path.relpath(Path.cwd() / entry, root)!r})")
+                        f"{os.path.relpath(here / entry, root)!r})")
             raise fail(f"bots[{i}]", f"{entry!r}: {exc}{hint}") from None
         missing = missing_program(spec)
         if missing:  # every match would score it a crash
