@@ -170,7 +170,13 @@ def missing_program(bot: BotSpec) -> str:
     program on PATH or at an absolute path, which only the sandbox the bot
     runs in can tell)."""
     program = bot.run[0] if bot.run else ""
-    if "/" not in program or os.path.isabs(program) or (Path(bot.path) / program).exists():
+    if "/" not in program or os.path.isabs(program):
+        return ""
+    found = Path(bot.path) / program
+    if found.is_file() and not os.access(found, os.X_OK):
+        # It exists: the start would fail as "no such executable", which misled.
+        return f"program {program!r} in {bot.path} is not executable (chmod +x {program})"
+    if found.exists():
         return ""
     build = next((f for f in _BUILD_FILES if (Path(bot.path) / f).exists()), "")
     hint = f" (the folder has a {build}: build the bot first)" if build else ""

@@ -71,6 +71,18 @@ def test_a_missing_program_is_named(tmp_path: Path) -> None:
     assert code == 1
     assert any("not found" in line and "(the folder has a Cargo.toml: build the bot first)" in line
                for line in lines)
+    # Built, but without its executable bit (copied from a zip, say): it was
+    # "no such executable" of a file that is there.
+    from clihelp import cli
+
+    built = tmp_path / "target" / "release" / "bot"
+    built.parent.mkdir(parents=True)
+    built.write_text("#!/bin/sh\n")
+    built.chmod(0o644)
+    done = cli("bot", "check", tmp_path, *FAST)
+    assert done.returncode == 1
+    assert (f"  FAIL  start: program './target/release/bot' in {tmp_path} is not executable "
+            "(chmod +x ./target/release/bot)") in done.stdout.splitlines(), done.stdout
 
 
 @pytest.mark.slow
