@@ -87,7 +87,7 @@ def load_bot(folder: str | os.PathLike[str], *, hashed: bool = True) -> BotSpec:
     if not toml_path.is_file():
         raise BotFileError(f"{toml_path}: missing (every bot folder needs a bot.toml)")
     try:
-        data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+        data = tomllib.loads(toml_path.read_text(encoding="utf-8-sig"))  # a BOM (Notepad) is not TOML's
     except tomllib.TOMLDecodeError as exc:
         raise BotFileError(f"{toml_path}: not valid TOML: {exc}") from None
     except UnicodeDecodeError as exc:

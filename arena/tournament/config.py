@@ -124,7 +124,7 @@ def load_config(folder: str | os.PathLike[str], check_bots: bool = True) -> Tour
                 "first: `arena bot add TOURNAMENT_DIR BOT_PATH`)")
         raise TournamentConfigError(f"{path}: missing (run `arena tournament new {folder}`)")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # a BOM (Notepad) is not TOML's
     except tomllib.TOMLDecodeError as exc:
         raise TournamentConfigError(f"{path}: not valid TOML: {exc}") from None
     except UnicodeDecodeError as exc:

@@ -376,3 +376,19 @@ def test_a_bot_whose_folder_holds_the_tournament_is_refused_in_one_line(tmp_path
     refused(cli("bot", "add", folder, bot),
             f"{bot}: the tournament folder {folder} is inside this bot's folder")
     assert not (folder / "bots").exists() and not (folder / "tournament.sqlite").exists()
+
+
+def test_a_byte_order_mark_before_the_toml_is_read_past(tmp_path: Path) -> None:
+    """A bot.toml or tournament.toml saved by an editor that writes a UTF-8
+    byte order mark (Windows Notepad) was 'not valid TOML: Invalid statement
+    (at line 1, column 1)', a line that shows nothing wrong."""
+    bots = [random_bot(tmp_path, n) for n in ("rb", "rc", "rd")]
+    toml = bots[0] / "bot.toml"
+    toml.write_bytes(b"\xef\xbb\xbf" + toml.read_bytes())
+    folder = tmp_path / "t"
+    write(folder, bots)
+    config = folder / "tournament.toml"
+    config.write_bytes(b"\xef\xbb\xbf" + config.read_bytes())
+    done = cli("tournament", "status", folder)
+    assert done.returncode == 0, done.stderr
+    assert "rb 1.0.0" in done.stdout and "(listed; registered by the first run)" in done.stdout
