@@ -17,6 +17,12 @@ figures. `--speed` first measures the sampler's deals per second and the
 rollouts and exact solves per second, against a baseline measured in the
 same run (the greedy policy's decisions per second).
 
+`--oracle` measures a bound, not a bot: the search bot is handed the true
+deal in place of sampled ones (`--oracle-phases play` or `auction`: only in
+the card play, or only in the other decisions), so the same search plays
+with every card in view. How far the real bot sits below it is what any
+inference about the hidden cards could at most add.
+
 Goals (issue 26): search first in >= 80% of standard games and >= 65% of
 czech games against two greedy bots, <= 1 s per decision; greedy first in
 <= 5% of games against two search bots.
@@ -45,12 +51,34 @@ import scoring  # noqa: E402
 import search_policy  # noqa: E402
 from greedy_policy import choose as greedy_choose  # noqa: E402
 
-from arena.game import Rules, new_game  # noqa: E402
-from arena.sdk.belief import Sampler  # noqa: E402
+from arena.game import GameState, Rules, new_game  # noqa: E402
+from arena.sdk.belief import Deal, Sampler  # noqa: E402
 
 DEFAULT_LINES = ("search-vs-greedy:standard", "search-vs-greedy:czech",
                  "greedy-vs-search:standard", "greedy-vs-search:czech")
 Policy = Callable[[Rules, Mapping[str, Any], Sequence[str]], str]
+# --oracle: the search bot is handed the true deal instead of sampled ones,
+# so the same search plays with every card in view: a bound on what any
+# inference about the hidden cards could add (never a bot: the benchmark
+# reads the engine's whole state). --oracle-phases play: only the card play
+# sees it; auction: only the other decisions (bids, offers, gives, contract).
+ORACLE_NAMES = {1: "every decision", 2: "the card play", 3: "the bids, offers, gives and contract"}
+_truth: list[Deal] = []
+_sampled_deals = search_policy.Context.deals
+_oracle_in: set[str] = set()
+
+
+def _oracle_deals(self: search_policy.Context, count: int) -> list[Deal]:
+    if ("play" if self.obs["phase"] == "play" else "auction") in _oracle_in:
+        return list(_truth)
+    return _sampled_deals(self, count)
+
+
+def true_deal(g: GameState) -> Deal:
+    c = g._c  # the whole truth, as only a referee may see it
+    return Deal(hands=tuple(tuple(h) for h in c.hands), talon=tuple(c.talon),
+                dealt_talon=tuple(c.dealt_talon), given=tuple(c.given),
+                discarded=tuple(c.discarded))
 
 
 def wire(obs: dict[str, Any]) -> dict[str, Any]:
@@ -76,6 +104,8 @@ def play_game(rules: Rules, seed: int, kinds: Sequence[str], work: int, times: l
             continue
         obs = wire(g.observation(seat).to_dict())
         if kinds[seat] == "search":
+            if _oracle_in:
+                _truth[:] = [true_deal(g)]
             start, start_cpu = time.perf_counter(), time.process_time()
             choice = search_policy.choose(rules, obs, texts, work=work, seed=seed * 7 + seat,
                                           auction_work=auction_work)
@@ -165,7 +195,9 @@ def report(out: Path, work: int, lines: Sequence[str], solve_cards: int,
             and _auction(r) == auction_work and r.get("settings", {}) == settings]
     print(f"\nwork = {work} simulated deals per card play, {auction_work} per auction, give, "
           f"contract or offer (search bot), exact search from {solve_cards} cards left"
-          + "".join(f", {k} = {v}" for k, v in settings.items()))
+          + "".join(f", {k} = {v}" for k, v in settings.items() if k != "oracle")
+          + (f"; ORACLE (a bound, not a bot): the true deal in {ORACLE_NAMES[settings['oracle']]}"
+             if "oracle" in settings else ""))
     print("| line | games | focus first | 95% CI | total diff | 95% CI | s/decision mean | worst |"
           " s/game (wall) |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -276,6 +308,10 @@ def main() -> int:
                     help="an experiment: set search_policy.NAME (an int constant) for the run")
     ap.add_argument("--solve-cards", type=int, default=search_policy.SOLVE_CARDS,
                     help="search exactly from this many cards left (0: rollouts only)")
+    ap.add_argument("--oracle", action="store_true",
+                    help="a bound, not a bot: the search bot sees the true deal")
+    ap.add_argument("--oracle-phases", choices=("all", "play", "auction"), default="all",
+                    help="with --oracle: the decisions that see the true deal")
     ap.add_argument("--speed", action="store_true", help="measure the rates first")
     ap.add_argument("--report", action="store_true", help="only print the table from --out")
     args = ap.parse_args()
@@ -300,6 +336,11 @@ def main() -> int:
             return 2
         settings[name] = int(value)
         setattr(module, const, type(old)(int(value)))
+    if args.oracle:
+        settings["oracle"] = {"all": 1, "play": 2, "auction": 3}[args.oracle_phases]
+        _oracle_in.update(("play", "auction") if args.oracle_phases == "all"
+                          else (args.oracle_phases,))
+        search_policy.Context.deals = _oracle_deals  # type: ignore[method-assign]
     if args.speed:
         speed()
     if not args.report:

@@ -3,10 +3,12 @@ game by game, resumed without replaying, the table printed; a bad line named."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -75,3 +77,65 @@ def test_a_bad_setting_is_named(tmp_path: Path, item: str) -> None:
         f"strength.py: bad --set {item!r}: want NAME=INT for a constant of search_policy "
         "(or scoring.NAME)"]
     assert not (tmp_path / "x.jsonl").exists()
+
+
+def _strength_module() -> object:
+    spec = importlib.util.spec_from_file_location("strength_under_test", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_oracle_hands_the_search_the_true_deal_only_where_asked() -> None:
+    """--oracle-phases play: a card play sees the true hands (every seat's,
+    the talon taken, the gives), any other decision the sampler's deals."""
+    strength: Any = _strength_module()
+    import search_policy  # the benchmark put the bot's folder on sys.path
+
+    from arena.game import Rules, new_game
+
+    rules = Rules.preset("standard")
+    strength._oracle_in.update({"play"})
+    real_deals = strength._sampled_deals
+    try:
+        search_policy.Context.deals = strength._oracle_deals
+        g = new_game(rules, 20000)
+        checked = set()
+        while not g.is_over and checked != {"bidding", "play"}:
+            seat = g.to_act
+            obs = strength.wire(g.observation(seat).to_dict())
+            legal = g.legal_actions()
+            if len(legal) > 1 and g.phase in ("bidding", "play"):
+                strength._truth[:] = [strength.true_deal(g)]
+                ctx = search_policy.Context(rules, obs, 5, 1, 1e18)
+                deals = ctx.deals(5)
+                truth = tuple(tuple(g.hand(s)) for s in range(3))
+                if g.phase == "play":
+                    assert [d.hands for d in deals] == [truth]
+                else:
+                    # Sampled: five deals, each keeping this seat's own hand,
+                    # not the truth handed over.
+                    assert len(deals) == 5
+                    assert all(d.hands[seat] == truth[seat] for d in deals)
+                    assert any(d.hands != truth for d in deals)
+                checked.add(g.phase)
+            texts = [str(a) for a in legal]
+            g = g.apply(legal[texts.index(strength.greedy_choose(obs, texts))])
+        assert checked == {"bidding", "play"}
+    finally:
+        search_policy.Context.deals = real_deals
+
+
+@pytest.mark.slow
+def test_an_oracle_run_is_a_bound_recorded_apart(tmp_path: Path) -> None:
+    out = tmp_path / "s.jsonl"
+    bound = run("--games", 3, "--work", 2, "--oracle", "--lines", "search-vs-greedy:standard",
+                "--out", out)
+    assert bound.returncode == 0, bound.stderr
+    assert "ORACLE (a bound, not a bot): the true deal in every decision" in bound.stdout
+    real = run("--games", 3, "--work", 2, "--lines", "search-vs-greedy:standard", "--out", out)
+    assert real.returncode == 0, real.stderr
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [r["settings"] for r in rows] == [{"oracle": 1}] * 3 + [{}] * 3
+    assert "ORACLE" not in real.stdout
