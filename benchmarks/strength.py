@@ -2,7 +2,7 @@
 duplicate deals, in-process with the engine (no gRPC: the same policy
 functions the bots' processes call, imported from their folders).
 
-    .venv/bin/python benchmarks/strength.py [--games 300] [--work 64]
+    .venv/bin/python benchmarks/strength.py [--games 300] [--work 256]
         [--lines search-vs-greedy:standard ...] [--out results.jsonl] [--speed]
 
 A line is "FOCUS-vs-OTHER:PRESET": one FOCUS bot against two OTHER bots.
@@ -297,7 +297,7 @@ def speed() -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=300, help="games per line (a multiple of 3)")
-    ap.add_argument("--work", type=int, default=64,
+    ap.add_argument("--work", type=int, default=256,
                     help="search bot's simulated deals per decision (its own default)")
     ap.add_argument("--lines", nargs="*", default=list(DEFAULT_LINES))
     ap.add_argument("--out", type=Path, default=Path("strength.jsonl"))

@@ -5,7 +5,7 @@ Run by the arena as `python3 bot.py [--work N]` in this folder; it imports
 only `arena.sdk`, the engine (`arena.game`, which the SDK and the
 arena-python image carry) and its own modules.
 
---work N: simulated deals per decision (default 64, the setting its strength
+--work N: simulated deals per decision (default 256, the setting its strength
 was measured at: docs/bots.md, benchmarks/strength.py). A count, not a time,
 so the bot plays the same on any machine for the same ARENA_SEED; its clock
 only cuts a decision short when the time left (the decision's limit and the
@@ -33,7 +33,7 @@ def seed_of(text: str) -> int:
 
 class Search(Bot):
     name = "search"
-    version = "1.1.0"
+    version = "1.2.0"
 
     def __init__(self, work: int) -> None:
         self.work = work
@@ -56,7 +56,7 @@ class Search(Bot):
 
 def main() -> int:
     ap = argparse.ArgumentParser(description="search sample bot")
-    ap.add_argument("--work", type=int, default=64, help="simulated deals per decision")
+    ap.add_argument("--work", type=int, default=256, help="simulated deals per decision")
     args = ap.parse_args()
     return run(Search(args.work))
 
