@@ -115,10 +115,21 @@ from adversary import Adversary, main  # noqa: E402 - after the flood: gRPC's im
 
 
 class StreamFlood(Adversary):
+    flooding: threading.Thread | None = None
+
     def attack(self) -> None:
         if settings.get("when") == "playing":
-            threading.Thread(target=flood, args=(float(settings.get("seconds", 4.0)),),
-                             daemon=True).start()
+            self.flooding = threading.Thread(
+                target=flood, args=(float(settings.get("seconds", 4.0)),), daemon=True)
+            self.flooding.start()
+
+    def act(self, obs: object) -> object:
+        # Its next decision waits for the flood (inside its clock: the flood
+        # is shorter than the per-move time plus the bank), so the match
+        # cannot end before the flood has run, however loaded the machine.
+        if self.flooding is not None and self.turns >= 1:
+            self.flooding.join()
+        return super().act(obs)
 
 
 main(StreamFlood())
