@@ -24,16 +24,9 @@ from pathlib import Path
 import pytest
 from clihelp import ROOT, argv, cli, cli_ok, refused
 
-RANDOM_B = ROOT / "tournaments" / "sample" / "random_b"
+from .test_cli_bad_input import random_bot
+
 _MOUNT_RO = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"'
-
-
-def _random_bot(tmp: Path, name: str) -> Path:
-    folder = tmp / name
-    shutil.copytree(RANDOM_B, folder)
-    toml = folder / "bot.toml"
-    toml.write_text(toml.read_text().replace('"random_b"', f'"{name}"'))
-    return folder
 
 
 def _root_can_mount_read_only(tmp: Path) -> bool:
@@ -94,7 +87,7 @@ def _dump(folder: Path) -> list[str]:
 
 @pytest.mark.slow
 def test_a_read_only_tournament_is_read_and_refuses_writes_in_one_line(tmp_path: Path) -> None:
-    bots = [_random_bot(tmp_path, n) for n in ("ra", "rb", "rc")]
+    bots = [random_bot(tmp_path, n) for n in ("ra", "rb", "rc")]
     folder = tmp_path / "t"
     folder.mkdir()
     listed = ", ".join(f'"{b}"' for b in bots)
@@ -113,7 +106,7 @@ def test_a_read_only_tournament_is_read_and_refuses_writes_in_one_line(tmp_path:
     for done in (folder, unmarked):
         cli_ok("tournament", "status", done)
         assert not (done / "tournament.sqlite-shm").exists()
-    newcomer = _random_bot(tmp_path, "rd")
+    newcomer = random_bot(tmp_path, "rd")
 
     with read_only(folder, tmp_path) as view:
         status = view.cli("tournament", "status", folder)
