@@ -214,7 +214,8 @@ def status(folder: Annotated[Path, typer.Argument(help="tournament folder")]) ->
         raise _fail(str(exc)) from None
     if not config.store_path.exists():
         typer.echo(f"{config.name}: not started")
-        _show_listed(config, None)
+        _show_listed(config, None)  # a listed folder that is not a bot: refused here
+        _warn_unplayable(folder, config, None)
         return
     # Probed before the counts are read, so that a run playing all along is
     # always seen. A run that ends or starts in between can make this one
@@ -238,6 +239,7 @@ def status(folder: Annotated[Path, typer.Argument(help="tournament folder")]) ->
                 stored[match_id] = "not needed"
             total_stored = sum(store.counts().values())
             bots = store.bots()
+            _warn_unplayable(folder, config, store)
     except (StoreError, FingerprintError, RegistryError) as exc:
         raise _fail(str(exc)) from None
     counts = Counter(stored.get(match_id, "planned") for match_id in plan)
@@ -263,6 +265,28 @@ def status(folder: Annotated[Path, typer.Argument(help="tournament folder")]) ->
                    "ranked apart on the leaderboard):")
         for b in earlier:
             show(b)
+
+
+def _warn_unplayable(folder: Path, config: TournamentConfig, store: Store | None) -> None:
+    """Status reads stored results without the bots' folders, but its user
+    asks whether the tournament can go on: what would make the next `run`
+    refuse to start (a listed bot folder gone, broken or not built; fewer than
+    3 bots) is said here too, as a warning, in the words `run` would use."""
+    from arena.tournament.config import TournamentConfigError, load_config
+    from arena.tournament.coordinator import TournamentError, check_field
+
+    problems: list[str] = []
+    try:
+        load_config(folder)  # with the bots' folders checked, as `run` loads it
+    except TournamentConfigError as exc:
+        problems.append(str(exc))
+    try:
+        check_field(config, store)
+    except TournamentError as exc:
+        problems.append(f"{exc}; list another or submit one with `arena bot add`")
+    for problem in problems:
+        typer.echo(f"warning: {problem} (`arena tournament run` refuses to start until "
+                   "this is fixed)", err=True)
 
 
 def _show_listed(config: TournamentConfig, store: Store | None,

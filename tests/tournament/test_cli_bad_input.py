@@ -124,12 +124,47 @@ def test_real_tournament_settings_bots_and_removed_sources(tmp_path: Path) -> No
     # reading results needs no source folder: the bots play from snapshots
     for bot in (*bots, tmp_path / "ra"):
         shutil.rmtree(bot)
-    assert cli("tournament", "status", folder).stdout.startswith("cli: finished 24")
+    status = cli("tournament", "status", folder)
+    assert status.returncode == 0 and status.stdout.startswith("cli: finished 24"), status
+    # ...but it tells that the next run cannot start, in the words the run uses
+    assert status.stderr.startswith("warning: ") and "key 'bots[0]'" in status.stderr, status
+    assert "`arena tournament run` refuses to start until this is fixed" in status.stderr
     shown = cli("leaderboard", "show", folder)
     assert shown.returncode == 0 and "24 of 24 matches" in shown.stdout
     assert cli("leaderboard", "publish", folder, "--out", board).returncode == 0
     assert "| ra |" in (board / "leaderboard.md").read_text()  # 4 bots now
     refused(cli("tournament", "run", folder), "key 'bots[0]'")  # playing needs them
+
+
+def test_status_warns_of_what_would_stop_the_next_run(tmp_path: Path) -> None:
+    """Status reads results without the bots' folders, but it says what
+    `run` would refuse: too few bots, a listed bot whose program is not
+    built. Exit status 0 (it is a report), nothing written."""
+    bots = [random_bot(tmp_path, n) for n in ("rb", "rc")]
+    folder = tmp_path / "t"
+    write(folder, bots)
+    two = cli("tournament", "status", folder)
+    assert two.returncode == 0 and two.stdout.startswith("cli: not started"), two
+    assert two.stderr == (
+        f"warning: {folder / 'tournament.toml'}: key 'bots': a three-seat tournament needs at "
+        "least 3 bots, found 2 (rb, rc); list another or submit one with `arena bot add` "
+        "(`arena tournament run` refuses to start until this is fixed)\n"), two.stderr
+    refused(cli("tournament", "run", folder), "needs at least 3 bots, found 2 (rb, rc)")
+
+    unbuilt = tmp_path / "unbuilt"
+    unbuilt.mkdir()
+    (unbuilt / "bot.toml").write_text('name = "ub"\nversion = "1"\nlanguage = "c"\nrun = "./bot"\n')
+    write(folder, [*bots, unbuilt])
+    three = cli("tournament", "status", folder)
+    assert three.returncode == 0 and "  ub 1 [" in three.stdout, three
+    lines = three.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("warning: ") and (
+        "key 'bots[2]': " in lines[0] and "program './bot' not found" in lines[0]), lines
+    refused(cli("tournament", "run", folder), "key 'bots[2]': ")
+    write(folder, [*bots, random_bot(tmp_path, "rd")])
+    fine = cli("tournament", "status", folder)
+    assert fine.returncode == 0 and fine.stderr == "", fine.stderr
+    assert sorted(p.name for p in folder.iterdir()) == ["tournament.toml"]
 
 
 def test_unreadable_inputs_are_one_line(tmp_path: Path) -> None:
