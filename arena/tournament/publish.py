@@ -233,13 +233,22 @@ def _footnote() -> str:
             "played by the default action and are left out of its statistics).")
 
 
-def foreign_page(path: Path) -> bool:
-    """An index.html this arena did not write (`--out` a web folder with a
-    home page of its own), which publishing would overwrite."""
-    if path.name != "index.html" or not path.is_file():
+# How each of the four files this module writes begins (within its first
+# 512 bytes); checked in every version's files, so a leaderboard published
+# by an earlier version is still recognised and replaced.
+_OWN_START = {"index.html": b"<title>Leaderboard: ", "leaderboard.md": b"# Leaderboard: ",
+              "leaderboard.csv": b"rank,bot,", "leaderboard.json": b'"matches_planned"'}
+
+
+def foreign_file(path: Path) -> bool:
+    """One of the four names holding a file this arena did not write
+    (`--out` a folder with a home page or a leaderboard.md of its own),
+    which publishing would overwrite. An empty file holds nothing to lose."""
+    if path.name not in _OWN_START or not path.is_file():
         return False
     with path.open("rb") as file:
-        return b"<title>Leaderboard: " not in file.read(512)
+        start = file.read(512)
+    return bool(start) and _OWN_START[path.name] not in start
 
 
 def publish(table: Table, out: str | Path,
@@ -260,9 +269,9 @@ def publish(table: Table, out: str | Path,
     for path in paths:  # found now, not after the first ones are replaced
         if path.is_dir():
             raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
-        if foreign_page(path):
-            raise FileExistsError(errno.EEXIST, "holds an index.html that is not a leaderboard "
-                                  "(not replaced: give another --out)", str(path))
+        if foreign_file(path):
+            raise FileExistsError(errno.EEXIST, f"holds a file {path.name} that this "
+                                  "arena did not write (not replaced: give another --out)", str(path))
     try:
         for path, part, text in zip(paths, parts, texts, strict=True):
             with part.open("w", encoding="utf-8") as file:

@@ -380,9 +380,19 @@ def test_publish_replaces_only_what_it_wrote(tmp_path: Path) -> None:
     home.mkdir()
     (home / "index.html").write_text("<html><title>My page</title></html>")
     refused(cli("leaderboard", "publish", folder, "--out", home, "--no-site"),
-            "holds an index.html that is not a leaderboard (not replaced")
+            "holds a file index.html that this arena did not write (not replaced")
     assert sorted(p.name for p in home.iterdir()) == ["index.html"]
     assert (home / "index.html").read_text() == "<html><title>My page</title></html>"
+    # the other three names too: a notes folder with its own leaderboard.md
+    for name, text in (("leaderboard.md", "# My league\n"), ("leaderboard.csv", "team,points\n"),
+                       ("leaderboard.json", '{"teams": []}')):
+        notes = tmp_path / f"notes-{name}"
+        notes.mkdir()
+        (notes / name).write_text(text)
+        refused(cli("leaderboard", "publish", folder, "--out", notes, "--no-site"),
+                f"holds a file {name} that this arena did not write (not replaced: give "
+                "another --out)")
+        assert [(p.name, p.read_text()) for p in notes.iterdir()] == [(name, text)]
 
     own = tmp_path / "own"
     (own / "site").mkdir(parents=True)
