@@ -75,7 +75,7 @@ def play(
     from arena.referee.secrecy import new_key, public_id
     from arena.referee.spec import MatchSpec, TimeControl
     from arena.referee.transcript import result_lines
-    from arena.sandbox.botfile import BotFileError, load_bot
+    from arena.sandbox.botfile import BotFileError, inside_bot_problem, load_bot
 
     if sandbox not in ("auto", "docker", "bwrap", "process"):
         raise _fail(f"--sandbox {sandbox!r}: expected auto, docker, bwrap or process")
@@ -139,6 +139,12 @@ def play(
     except RulesChoiceError as exc:
         flag = {"preset": "--rules: ", "option": "--option: "}.get(exc.part, "")
         raise _fail(f"{flag}{exc}") from None
+    for named, where in (("--logs", logs), ("--replay", replay)):
+        # A replay's part file is written as the match is played: in a bot's
+        # folder, that bot (which reads its folder at every level) would see it.
+        problem = inside_bot_problem(named, where) if where is not None else ""
+        if problem:
+            raise _fail(problem)
     if logs is not None:
         if logs.exists() and not logs.is_dir():
             raise _fail(f"--logs {logs}: not a folder")

@@ -73,6 +73,12 @@ def serve(
                    or seconds_problem("--human-bank", human_bank, zero_ok=True))
         if problem:
             raise _fail(problem)
+        from arena.sandbox.botfile import inside_bot_problem
+
+        # Its replays are written as the games are played (see `arena play --replay`).
+        problem = inside_bot_problem("--data", data)
+        if problem:
+            raise _fail(problem)
         the_lobby, extra = lobby_routes(bot or [], data, sandbox, grace, human_time, human_bank, sources)
     app = create_app(sources=sources, extra_routes=extra, warm=True)
     try:

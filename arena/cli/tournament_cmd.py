@@ -36,7 +36,13 @@ def new(
     """Write a commented example tournament.toml into FOLDER, copying each
     --bot folder into FOLDER/sources/ (the tournament folder is then
     self-contained: it can be moved or copied and runs the same)."""
-    from arena.sandbox.botfile import BotFileError, BotSpec, load_bot, missing_program
+    from arena.sandbox.botfile import (
+        BotFileError,
+        BotSpec,
+        inside_bot_problem,
+        load_bot,
+        missing_program,
+    )
     from arena.tournament.config import CONFIG_NAME, example_config
     from arena.tournament.registry import RegistryError, copy_source
 
@@ -44,13 +50,9 @@ def new(
         raise _fail(f"{folder}: exists and is not a folder")
     # A tournament written into a bot's folder (`tournament new mybot`) would
     # be part of the bot: its content, so its hash and version, would change.
-    home = next((d for d in (folder.resolve(), *folder.resolve().parents)
-                 if (d / "bot.toml").is_file()), None)
-    if home is not None:
-        raise _fail(f"{folder}: " + ("a bot's folder" if home == folder.resolve() else
-                                     f"inside the bot folder {home}") +
-                    " (it has bot.toml): a tournament there would change the bot's content; "
-                    "choose a folder outside it")
+    problem = inside_bot_problem("", folder)
+    if problem:
+        raise _fail(problem)
     target = folder / CONFIG_NAME
     if target.exists():
         raise _fail(f"{target}: already exists; not overwritten")

@@ -206,3 +206,26 @@ def folder_hash(root: Path) -> str:
             h.update(p.read_bytes())
             h.update(b"\0")
     return h.hexdigest()
+
+
+def enclosing_bot(path: str | os.PathLike[str]) -> Path | None:
+    """The bot folder (one with bot.toml) that `path` is or lies inside, or
+    None. Whatever the arena writes there is part of that bot: its content
+    hash, so its version, changes, and a sandboxed bot reads its own folder,
+    so a replay or another bot's log written there while the match is
+    played would show it cards it may not see."""
+    here = Path(path).resolve()
+    return next((d for d in (here, *here.parents) if (d / "bot.toml").is_file()), None)
+
+
+def inside_bot_problem(option: str, path: str | os.PathLike[str]) -> str:
+    """One line for an option (or, as "", an argument) that would write into
+    a bot's folder ("" if it would not), for every command that writes
+    replays, logs or stores."""
+    home = enclosing_bot(path)
+    if home is None:
+        return ""
+    where = "a bot's folder" if home == Path(path).resolve() else f"inside the bot folder {home}"
+    named = f"{option} {path}" if option else str(path)
+    return (f"{named}: {where} (it has bot.toml): the bot could read what is written "
+            "there while it plays, and its content would change; choose a folder outside it")

@@ -18,7 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.referee.spec import MatchSpec
-from arena.sandbox.botfile import BotFileError, BotSpec, load_bot, missing_program
+from arena.sandbox.botfile import (
+    BotFileError,
+    BotSpec,
+    inside_bot_problem,
+    load_bot,
+    missing_program,
+)
 from arena.tournament import registry
 from arena.tournament.config import CONFIG_NAME
 from arena.tournament.executors import Executor
@@ -161,6 +167,9 @@ def prepare(request: Request) -> tuple[list[BotSpec], bool]:
             raise GauntletError(f"--dir {request.root}: inside the bot folder {spec.path} "
                                 f"({spec.name}), whose copy would contain it; give --dir a "
                                 "folder outside it (or run the command from elsewhere)")
+    problem = inside_bot_problem("--dir", request.root)  # any bot's, not only the field's
+    if problem:
+        raise GauntletError(problem)
     for name in (CONFIG_NAME, "tournament.sqlite"):
         # A gauntlet there would put its store, snapshots and replays among
         # the tournament's and hold its run lock while it plays (the run was
