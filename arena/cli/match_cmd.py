@@ -7,7 +7,8 @@ import json
 import secrets
 import signal
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -176,7 +177,8 @@ def play(
     stop = OneMatchStop()
     done: list[MatchResult] = []
     try:
-        asyncio.run(stop.run(match(spec), done))
+        with _told_warnings():
+            asyncio.run(stop.run(match(spec), done))
     except (MatchSetupError, ValueError, OSError) as exc:
         raise _fail(str(exc)) from None
     except (KeyboardInterrupt, asyncio.CancelledError):
@@ -199,6 +201,26 @@ def play(
         what, code = stop.words()
         typer.echo(f"{what}: the match had finished; its result is above", err=True)
         raise typer.Exit(code)
+
+
+@contextmanager
+def _told_warnings() -> Iterator[None]:
+    """The match's warnings (the referee refusing a stream: "unknown token")
+    as the command's own lines, each one printable line, instead of Python's
+    last-resort handler printing the bare message. Only while the match is
+    played: the logging setup is left as it was found."""
+    import logging
+
+    from arena.cli.safelog import terminal_handler
+
+    logger = logging.getLogger("arena")
+    handler = terminal_handler("arena play: warning: %(message)s")
+    handler.setLevel(logging.WARNING)
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
 
 
 @replay_app.command("show")

@@ -308,3 +308,18 @@ def test_replay_show_writes_a_names_control_characters_as_escapes(tmp_path: Path
     assert code == 0, err
     assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", out), repr(out[:300])
     assert "1: eve\\x1b]0;owned\\x07\\x1b[2J\\x0dX@human" in out, out[:300]
+
+
+def test_the_referees_warnings_are_the_commands_own_lines(tmp_path: Path) -> None:
+    """A bot that first says hello with a wrong token: the referee refuses
+    that stream and warns. `arena play` prints the warning as its own line
+    ("arena play: warning: ..."), where it was Python's bare last-resort
+    line, and the match is played to its result."""
+    from clihelp import cli
+
+    wrong = ROOT / "tests" / "bots" / "wrong_token"
+    done = cli("play", wrong, RANDOM, RANDOM, "--sandbox", "process", "--option", "max_deals=1")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        "arena play: warning: refused a connection on seat 0's socket: unknown token"], done.stderr
+    assert "repeat with: --seed " in done.stdout
