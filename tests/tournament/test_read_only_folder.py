@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from clihelp import ROOT, argv, cli, cli_ok, refused
 
-from .test_cli_bad_input import random_bot
+from .test_cli_bad_input import random_bot, write
 
 _MOUNT_RO = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"'
 
@@ -89,12 +89,7 @@ def _dump(folder: Path) -> list[str]:
 def test_a_read_only_tournament_is_read_and_refuses_writes_in_one_line(tmp_path: Path) -> None:
     bots = [random_bot(tmp_path, n) for n in ("ra", "rb", "rc")]
     folder = tmp_path / "t"
-    folder.mkdir()
-    listed = ", ".join(f'"{b}"' for b in bots)
-    (folder / "tournament.toml").write_text(
-        f'name = "ro"\nseed = 11\nsandbox = "process"\nreplays = false\nbootstrap = 5\n'
-        f'duplicate_sets = 1\nconcurrency = 2\nbots = [{listed}]\n[rules]\ntarget = 500\n'
-        'max_deals = 1\n')
+    write(folder, bots, seed=11)  # tournament "cli": 6 one-deal matches, no replays
     cli_ok("tournament", "run", folder, "--quiet")
     unmarked = tmp_path / "unmarked"  # finished, its seed not published yet
     shutil.copytree(folder, unmarked)
@@ -111,7 +106,7 @@ def test_a_read_only_tournament_is_read_and_refuses_writes_in_one_line(tmp_path:
     with read_only(folder, tmp_path) as view:
         status = view.cli("tournament", "status", folder)
         assert status.returncode == 0, status.stderr
-        assert "ro: finished 6 (of 6 for the current bots)" in status.stdout
+        assert "cli: finished 6 (of 6 for the current bots)" in status.stdout
         show = view.cli("leaderboard", "show", folder)
         assert show.returncode == 0, show.stderr
         assert "| ra |" in show.stdout and "Seed 11," in show.stdout
