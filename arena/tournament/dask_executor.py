@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from arena.referee.spec import MatchSpec
 from arena.tournament import cpus
+from arena.tournament.deal_gate import DealGate
 from arena.tournament.executors import (
     ExecutorError,
     Outcome,
@@ -243,19 +244,19 @@ class DaskExecutor:
 
         dist: Any = distributed
         window = 2 * self.workers
-        source = iter(specs)
-        futures: dict[Any, str] = {}
+        gate = DealGate(specs, window)  # no two matches on the same deals at once
+        futures: dict[Any, MatchSpec] = {}
         batch: Any = dist.as_completed(with_results=False)
         in_flight = 0
 
         def submit_more() -> None:
             nonlocal in_flight
             while in_flight < window:
-                spec = next(source, None)
+                spec = gate.take()
                 if spec is None:
                     return
                 future = self._client.submit(_in_match_process, self._runner, spec, pure=False)
-                futures[future.key] = spec.match_id
+                futures[future.key] = spec
                 batch.add(future)
                 in_flight += 1
 
@@ -263,7 +264,9 @@ class DaskExecutor:
         while in_flight:
             future = next(batch)
             in_flight -= 1
-            match_id = futures.pop(future.key)
+            spec = futures.pop(future.key)
+            gate.finished(spec)
+            match_id = spec.match_id
             if future.status == "finished":
                 yield Outcome(match_id, future.result())
             else:

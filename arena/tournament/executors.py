@@ -29,6 +29,7 @@ from typing import Any, Protocol, TypeVar
 from arena.referee.spec import MatchResult, MatchSpec
 from arena.sandbox.process import live_processes
 from arena.tournament import cpus
+from arena.tournament.deal_gate import DealGate
 
 log = logging.getLogger("arena.tournament")
 Runner = Callable[[MatchSpec], MatchResult]
@@ -336,24 +337,27 @@ class LocalPool:
         # Keep a small window in flight so memory stays flat on big tournaments.
         # A dead worker breaks the whole pool: its matches in flight fail
         # (reported, played again on the next run) and a new pool goes on.
+        # No two matches on the same deals at once (deal_gate.py).
         pending: dict[Future[MatchResult], tuple[str, int]] = {}
-        source = iter(specs)
+        played: dict[Future[MatchResult], MatchSpec] = {}
         window = 2 * self.workers
-        exhausted = False
+        gate = DealGate(specs, window)
         while True:
-            while not exhausted and len(pending) < window:
-                spec = next(source, None)
+            while len(pending) < window:
+                spec = gate.take()
                 if spec is None:
-                    exhausted = True
                     break
                 future = self._submit(spec)
                 pending[future] = (spec.match_id, self._generation)
+                played[future] = spec
             if not pending:
+                assert gate.drained, "the deal gate held matches back with nothing in flight"
                 return
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             broken = False
             for future in sorted(done, key=lambda f: pending[f]):
                 match_id, generation = pending.pop(future)
+                gate.finished(played.pop(future))
                 exc = future.exception()
                 if exc is None:
                     yield Outcome(match_id, future.result())
