@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from pathlib import Path
 
 import trueskill
@@ -18,6 +19,7 @@ from arena.referee.spec import MatchResult, MatchSpec
 from arena.sandbox.botfile import BotFileError, load_bot
 from arena.tournament import adaptive, fingerprint, ratings, registry, schedule
 from arena.tournament.config import TournamentConfig
+from arena.tournament.deal_gate import interleave
 from arena.tournament.executors import Executor, Outcome
 from arena.tournament.match_settings import REPLAYS_DIR
 from arena.tournament.secrecy import match_key, revealed_after, salt
@@ -243,7 +245,9 @@ def run(
 
             def feed(rows: list[MatchRow] = batch,
                      specs: dict[int, object] = specs) -> Iterator[MatchSpec]:
-                for row in rows:
+                # Tables in turn: the executors play no two matches on one
+                # deal seed at once (deal_gate.py), so the next is on others.
+                for row in interleave(rows, attrgetter("seed")):
                     store.mark_running([row.match_id])
                     yield match_spec(config, row, specs)
 

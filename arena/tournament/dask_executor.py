@@ -244,7 +244,7 @@ class DaskExecutor:
 
         dist: Any = distributed
         window = 2 * self.workers
-        gate = DealGate(specs, window)  # no two matches on the same deals at once
+        gate = DealGate(specs)  # no two matches on the same deals at once
         futures: dict[Any, MatchSpec] = {}
         batch: Any = dist.as_completed(with_results=False)
         in_flight = 0

@@ -8,60 +8,68 @@ them tells each the other's hand. Such channels exist at every sandbox
 level, since both instances share one kernel: a lock taken on a file of the
 bot's own folder (mounted from the same folder in both sandboxes) is seen
 by the other (docs/sandbox.md, "What each level stops"). So an executor
-starts a match only when no match on its deal seed is in flight, and
-matches on other seeds (other tables, other sets) fill the free workers
-meanwhile; a match held back keeps its place in the order.
+starts a match only when no match on its deal seed is in flight.
+
+The gate keeps the order it is given and reads one match ahead at most: a
+match it cannot start yet waits at the head (the caller's feed may decide
+to stop at any match, as a gauntlet does once its test has decided, and a
+match read is one the feed gave away). Callers order their matches with
+`interleave` so that the next one is mostly on other deals and the workers
+stay busy.
 """
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import TypeVar
 
 from arena.referee.spec import MatchSpec
 
-# How many matches the gate reads past one it must hold back, per worker
-# slot: a table's six seat orders, so that the next table (or set) is in
-# reach while one is being played.
-READ_AHEAD_PER_SLOT = 6
+T = TypeVar("T")
 
 
 class DealGate:
-    """Hands out the specs of `specs` in order, skipping over (and keeping for
-    later) each whose deal seed is in flight; `finished(spec)` frees its seed."""
+    """Hands out the specs of `specs` in order, each only while no spec on
+    its deal seed is in flight; `finished(spec)` frees its seed."""
 
-    def __init__(self, specs: Iterable[MatchSpec], window: int) -> None:
+    def __init__(self, specs: Iterable[MatchSpec]) -> None:
         self._source = iter(specs)
-        self._held: deque[MatchSpec] = deque()
+        self._next: MatchSpec | None = None
         self._busy: set[int] = set()
-        self._limit = max(1, window) * READ_AHEAD_PER_SLOT
         self._exhausted = False
 
     @property
     def drained(self) -> bool:
         """Every spec has been handed out."""
-        return self._exhausted and not self._held
+        return self._exhausted and self._next is None
 
     def take(self) -> MatchSpec | None:
-        """The next spec that may start now, or None: none is left, or every
-        spec within reach waits for a match on its deals to finish."""
-        for spec in self._held:
-            if spec.seed not in self._busy:
-                self._held.remove(spec)
-                return self._start(spec)
-        while not self._exhausted and len(self._held) < self._limit:
-            new = next(self._source, None)
-            if new is None:
-                self._exhausted = True
-                break
-            if new.seed not in self._busy:
-                return self._start(new)
-            self._held.append(new)
-        return None
+        """The next spec if it may start now; None if none is left or the
+        next one waits for a match on its deals to finish."""
+        if self._next is None and not self._exhausted:
+            self._next = next(self._source, None)
+            self._exhausted = self._next is None
+        spec = self._next
+        if spec is None or spec.seed in self._busy:
+            return None
+        self._next = None
+        self._busy.add(spec.seed)
+        return spec
 
     def finished(self, spec: MatchSpec) -> None:
         self._busy.discard(spec.seed)
 
-    def _start(self, spec: MatchSpec) -> MatchSpec:
-        self._busy.add(spec.seed)
-        return spec
+
+def interleave(items: Sequence[T], key: Callable[[T], Hashable]) -> list[T]:
+    """`items` taken in turn from each group of equal `key` (first the first
+    of every group, in the order the groups first appear, then the second of
+    each, ...), each group's own order kept: consecutive items are on other
+    deals wherever the groups allow it."""
+    groups: dict[Hashable, list[T]] = {}
+    for item in items:
+        groups.setdefault(key(item), []).append(item)
+    out: list[T] = []
+    depth = max((len(g) for g in groups.values()), default=0)
+    for i in range(depth):
+        out.extend(g[i] for g in groups.values() if i < len(g))
+    return out

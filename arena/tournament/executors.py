@@ -341,7 +341,7 @@ class LocalPool:
         pending: dict[Future[MatchResult], tuple[str, int]] = {}
         played: dict[Future[MatchResult], MatchSpec] = {}
         window = 2 * self.workers
-        gate = DealGate(specs, window)
+        gate = DealGate(specs)
         while True:
             while len(pending) < window:
                 spec = gate.take()

@@ -15,6 +15,7 @@ import dataclasses
 import secrets
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 
 from arena.referee.spec import MatchSpec
@@ -27,6 +28,7 @@ from arena.sandbox.botfile import (
 )
 from arena.tournament import registry
 from arena.tournament.config import CONFIG_NAME
+from arena.tournament.deal_gate import interleave
 from arena.tournament.executors import Executor
 from arena.tournament.gauntlet import GauntletError, Settings, Verdict, judge, plan_set, set_scores
 from arena.tournament.match_settings import REPLAYS_DIR, MatchSettings
@@ -263,13 +265,18 @@ def run(p: Prepared, store: Store, executor_factory: Callable[[], Executor],
             part.unlink(missing_ok=True)  # left by a killed run (see coordinator.run)
 
     def feed() -> Iterator[MatchSpec]:
-        for set_no in range(max_sets):
+        # The matches of one set share its deal seed, and the executors play
+        # no two on one seed at once (deal_gate.py): as many sets as there
+        # are workers are played side by side, their matches in turn.
+        together = max(1, executor.workers)
+        for first in range(0, max_sets, together):
             if report.errors or verdict().finished:
                 return
-            todo = [m for m in plan_set(settings, set_no) if m.match_id not in places]
+            todo = [m for set_no in range(first, min(first + together, max_sets))
+                    for m in plan_set(settings, set_no) if m.match_id not in places]
             store.plan((m.match_id, m.set_no, 0, m.order_no, m.seed,
                         [p.bot_ids[i] for i in m.bots]) for m in todo)
-            for m in todo:
+            for m in interleave(todo, attrgetter("seed")):
                 # Read before every match, not only between sets: the results
                 # that came back meanwhile may decide, and a match started
                 # after the decision is CPU spent on nothing.

@@ -16,7 +16,7 @@ import pytest
 
 from arena.referee.spec import MatchResult, MatchSpec
 from arena.tournament.dask_executor import DaskExecutor
-from arena.tournament.deal_gate import DealGate
+from arena.tournament.deal_gate import DealGate, interleave
 from arena.tournament.executors import LocalPool
 
 
@@ -25,33 +25,36 @@ def _spec(match_id: str, seed: int, work: str = "") -> MatchSpec:
 
 
 def test_a_match_waits_while_one_on_its_deals_is_in_flight() -> None:
-    gate = DealGate([_spec("a1", 1), _spec("a2", 1), _spec("b1", 2), _spec("b2", 2),
-                     _spec("c1", 3)], window=2)
-    first, second, third = gate.take(), gate.take(), gate.take()
-    assert [s.match_id for s in (first, second, third) if s] == ["a1", "b1", "c1"]
-    assert gate.take() is None and not gate.drained    # a2 and b2 wait for their deals
-    gate.finished(second)  # type: ignore[arg-type]
-    again = gate.take()
-    assert again is not None and again.match_id == "b2"
-    assert gate.take() is None
-    gate.finished(first)  # type: ignore[arg-type]
-    last = gate.take()
-    assert last is not None and last.match_id == "a2"
+    gate = DealGate([_spec("a1", 1), _spec("b1", 2), _spec("a2", 1), _spec("c1", 3)])
+    a1, b1 = gate.take(), gate.take()
+    assert (a1 and a1.match_id, b1 and b1.match_id) == ("a1", "b1")
+    assert gate.take() is None and not gate.drained    # a2 waits for a1, c1 behind it
+    gate.finished(b1)  # type: ignore[arg-type]
+    assert gate.take() is None                          # still a1's deals
+    gate.finished(a1)  # type: ignore[arg-type]
+    a2, c1 = gate.take(), gate.take()
+    assert (a2 and a2.match_id, c1 and c1.match_id) == ("a2", "c1")
     assert gate.take() is None and gate.drained
 
 
-def test_the_gate_reads_no_further_than_its_window_past_held_matches() -> None:
+def test_the_gate_reads_one_match_ahead_at_most() -> None:
     pulled: list[str] = []
 
-    def source():  # a tournament's feed marks each match running as it is taken
+    def source():  # a feed may stop at any match (a gauntlet's decided test)
         for i in range(100):
             pulled.append(f"m{i}")
             yield _spec(f"m{i}", 7)
 
-    gate = DealGate(source(), window=1)
+    gate = DealGate(source())
     assert gate.take() is not None
-    assert gate.take() is None
-    assert len(pulled) == 1 + 6  # the match in flight and a table's seat orders held
+    assert gate.take() is None and gate.take() is None
+    assert pulled == ["m0", "m1"]
+
+
+def test_interleave_takes_the_groups_in_turn_and_keeps_each_groups_order() -> None:
+    items = ["a1", "a2", "a3", "b1", "b2", "c1"]
+    assert interleave(items, lambda x: x[0]) == ["a1", "b1", "c1", "a2", "b2", "a3"]
+    assert interleave([], lambda x: x) == []
 
 
 def overlap_runner(spec: MatchSpec) -> MatchResult:
@@ -73,7 +76,8 @@ def overlap_runner(spec: MatchSpec) -> MatchResult:
 
 
 def _specs(work: Path) -> list[MatchSpec]:
-    # Two sets of one table: six seat orders on each deal seed, in plan order.
+    # Two sets of one table: six seat orders on each deal seed, in plan order
+    # (not interleaved: the gate alone must keep them apart).
     return [_spec(f"s{s}-o{o}", 1000 + s, str(work)) for s in range(2) for o in range(6)]
 
 
