@@ -29,6 +29,7 @@ from arena.sandbox.api import Limits, SandboxError, SandboxUnavailable
 from arena.sandbox.botfile import BotSpec
 from arena.sandbox.bwrap import next_uid
 from arena.sandbox.logcap import CappedLog
+from arena.sandbox.own_init import OwnInit
 from arena.sandbox.sockets import open_socket_to
 
 LABEL = "arena.bot"
@@ -191,8 +192,9 @@ class DockerHandle:
     level = "docker"
 
     def __init__(self, container: Any, output: Iterable[bytes], log_path: str,
-                 limits: Limits) -> None:
+                 limits: Limits, init: OwnInit | None = None) -> None:
         self.container = container
+        self._init = init
         self.limits = limits
         self.violations: list[str] = []
         self.pid: int | None = None
@@ -276,6 +278,8 @@ class DockerHandle:
             self._removed = True
         with contextlib.suppress(Exception):  # already removed
             self.container.remove(force=True, v=True)  # v: no anonymous volume survives it
+        if self._init is not None:
+            self._init.remove()
 
 
 def _pauser(container: Any, pid: int | None) -> freezer.Pauser:
@@ -328,9 +332,11 @@ def launch_docker(bot: BotSpec, env: dict[str, str], socket_dir: str, log_path: 
     # (inotify instances, RLIMIT_NPROC, ...) are not shared with other bots.
     uid = next_uid()
     container = None
+    init = OwnInit()  # not the engine's one file shared by every container (own_init.py)
     try:
+        config = client().images.get(image).attrs.get("Config") or {}
         container = client().containers.create(
-            image, command=list(bot.argv) or None, init=True,
+            image, **init.create_args(list(bot.argv), config),
             network_mode="none", read_only=True,
             tmpfs=tmpfs,
             mem_limit=f"{limits.memory_mb}m", memswap_limit=f"{limits.memory_mb}m",
@@ -338,7 +344,7 @@ def launch_docker(bot: BotSpec, env: dict[str, str], socket_dir: str, log_path: 
             user=f"{uid}:{uid}", cap_drop=["ALL"], security_opt=["no-new-privileges"],
             ipc_mode="none", working_dir="/bot", environment=environment,
             volumes={bot.path: {"bind": "/bot", "mode": "ro"},
-                     socket_dir: {"bind": socket_dir, "mode": "rw"}},
+                     socket_dir: {"bind": socket_dir, "mode": "rw"}} | init.mount(),
             labels={LABEL: "1", "arena.match": match_id, "arena.owner": owner_label(),
                     "arena.seat_bot": bot.label},
             ulimits=[Ulimit(name="nofile", soft=limits.open_files, hard=limits.open_files),
@@ -363,5 +369,6 @@ def launch_docker(bot: BotSpec, env: dict[str, str], socket_dir: str, log_path: 
         if container is not None:
             with contextlib.suppress(docker.errors.DockerException):
                 container.remove(force=True, v=True)
+        init.remove()
         raise SandboxError(f"{bot.label}: docker could not start {image!r}: {exc}") from None
-    return DockerHandle(container, output, log_path, limits)
+    return DockerHandle(container, output, log_path, limits, init)
