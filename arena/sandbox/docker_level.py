@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from arena.sandbox import bot_images, freezer, peers
+from arena.sandbox import bot_images, freezer, own_init, peers
 from arena.sandbox.api import Limits, SandboxError, SandboxUnavailable
 from arena.sandbox.botfile import BotSpec
 from arena.sandbox.bwrap import next_uid
@@ -168,6 +168,7 @@ def cleanup_stale() -> int:
             removed += 1
         except Exception:  # noqa: BLE001, S110 - already gone
             pass
+    own_init.remove_stale(_alive)  # the init copies of those containers (own_init.py)
     return removed
 
 

@@ -19,6 +19,8 @@ import functools
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 INIT_PATH = "/sbin/arena-init"  # where the copy is mounted in the container
@@ -26,6 +28,19 @@ INIT_PATH = "/sbin/arena-init"  # where the copy is mounted in the container
 # static build, which Debian's docker-init is.
 _NAMES = ("docker-init", "tini-static")
 _DIRS = ("/usr/libexec/docker", "/usr/local/libexec/docker")
+PREFIX = "arena-init-"  # then the pid of the arena process that made it
+
+
+def remove_stale(alive: Callable[[int], bool]) -> int:
+    """Remove the copies that arena processes now gone left (a crash, a
+    SIGKILL); `alive(pid)` says whether that process still runs."""
+    removed = 0
+    for folder in Path(tempfile.gettempdir()).glob(f"{PREFIX}*-*"):
+        pid = folder.name[len(PREFIX):].split("-", 1)[0]
+        if pid.isdigit() and not alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+            removed += 1
+    return removed
 
 
 @functools.cache
@@ -49,7 +64,7 @@ class OwnInit:
         source = host_init()
         if source is None:
             return
-        self.folder = tempfile.mkdtemp(prefix="arena-init-")
+        self.folder = tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-")
         os.chmod(self.folder, 0o755)
         self.path = os.path.join(self.folder, "init")
         shutil.copyfile(source, self.path)

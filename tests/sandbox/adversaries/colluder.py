@@ -15,6 +15,7 @@ which of those bytes another process holds: `ATTACK collude: read CARDS`
 (or `read nothing`).
 """
 
+import contextlib
 import fcntl
 import os
 import struct
@@ -63,10 +64,8 @@ class Colluder(Adversary):
             except OSError:
                 continue
             for card in hand:
-                try:
+                with contextlib.suppress(OSError):
                     fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB, 1, DECK.index(card))
-                except OSError:
-                    pass
             self.kept.append(fd)
         report("collude", f"sent {' '.join(hand)} on {len(self.kept)} files")
 
