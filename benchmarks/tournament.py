@@ -2,7 +2,8 @@
 
 Every match is a real one: the referee (gRPC over a unix socket) and three
 random-bot processes at the `process` sandbox level. The same tournament
-(one table of three random bots, all 6 seat orders, N duplicate sets) is
+(one table of three random bots, all 6 seat orders, N duplicate sets; the
+matches of one set share its deals and are played one at a time) is
 played by the local pool with 1 and 2 workers and by a Dask LocalCluster
 with 2 workers; the scaling ratio is 2-worker rate / 1-worker rate (goal
 >= 1.7 on 2 free cores). Two workers run on CPU slots, as a tournament
@@ -17,7 +18,7 @@ gives short matches, where starting three Python bots (about 0.25 s of CPU
 each, all at once) is most of a match: one match then keeps more than one
 core busy and two workers cannot double the rate on two cores.
 
-    .venv/bin/python benchmarks/tournament.py [--sets 1] [--max-deals N] [--target T]
+    .venv/bin/python benchmarks/tournament.py [--sets 2] [--max-deals N] [--target T]
 """
 
 from __future__ import annotations
@@ -79,7 +80,11 @@ def measure(folder: Path, factory: Callable[[], Executor]) -> tuple[int, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", type=int, default=1, help="duplicate sets (6 matches each)")
+    # The six seat orders of a set share its deals, and no two matches on the
+    # same deals are played at once (arena/tournament/deal_gate.py): two
+    # workers need two sets to run side by side.
+    parser.add_argument("--sets", type=int, default=2,
+                        help="duplicate sets (6 matches each, one at a time per set)")
     parser.add_argument("--max-deals", type=int, default=None, help="deal cap (default: the preset's)")
     parser.add_argument("--target", type=int, default=None, help="target (default: the preset's, 1000)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the four runs, in turn")
