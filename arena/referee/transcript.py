@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from arena.game import parse_action
-from arena.game.actions import Discard, Give, Guess, Pick, Redeal
-from arena.referee.events import completed_trick
+from arena.game.actions import Pick, Redeal
+from arena.referee.events import action_event, completed_trick
 from arena.referee.replay import Replay, replay_states
 from arena.referee.spec import DealSummary, MatchResult
 
@@ -72,22 +72,16 @@ def _sees_notes(viewer: int | None, faulty: int) -> bool:
     return viewer is None or viewer == faulty
 
 
-def _shown(rec: dict[str, Any], viewer: int | None, after_obs: dict[str, Any] | None) -> str:
-    """The action text as `viewer` may see it."""
+def _shown(rec: dict[str, Any], viewer: int | None, after_obs: dict[str, Any] | None,
+           deal_number: int) -> str:
+    """The action text as `viewer` may see it: the referee's own event for
+    that seat (arena.referee.events.action_event, from its observation after
+    the action), as the seat's stream told it."""
     text = str(rec["action"])
-    if viewer is None or viewer == rec["seat"]:
+    if viewer is None or viewer == rec["seat"] or after_obs is None:
         return text
-    action = parse_action(text)
-    if isinstance(action, Discard):
-        return f"discard {len(action.cards)} cards face down"
-    if isinstance(action, Give) and after_obs is not None:
-        for g in reversed(after_obs.get("given") or ()):
-            if g.get("from_seat") == rec["seat"] and g.get("to_seat") == action.to and g.get("card"):
-                return f"give {g['card']} {action.to}"
-        return f"give a card face down to {action.to}"
-    if isinstance(action, Guess):
-        return "guess face down"  # the colours show once the organiser picks
-    return text
+    event = action_event(int(rec["seat"]), parse_action(text), viewer, after_obs, deal_number)
+    return event.text.split(": ", 1)[-1]
 
 
 def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
@@ -98,7 +92,9 @@ def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
     h = replay.header
     n = len(h.get("bots", ()))
     bots = ", ".join(f"{b['seat']}: {b['name']}@{b['version']}" for b in h.get("bots", ()))
-    yield f"match {h.get('match_id')}  seed {h.get('seed')}  rules {h['rules'].get('preset')}  [{bots}]"
+    # The seed deals every hand of the match: a seat's view withholds it.
+    seed = h.get("seed") if seat is None else "(withheld in a seat's view)"
+    yield f"match {h.get('match_id')}  seed {seed}  rules {h['rules'].get('preset')}  [{bots}]"
     yield f"view: {'all seats' if seat is None else f'seat {seat}'}"
     deals = {int(d["deal_number"]): d for d in replay.deals}
     viewers = list(range(n)) if seat is None else [seat]
@@ -156,7 +152,7 @@ def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
         fault = "" if not rec.get("fault") else (
             f"   [fault: {rec['fault']}: {rec.get('note', '')}]" if _sees_notes(seat, rec["seat"])
             else f"   [fault: {rec['fault']}]")
-        yield f"   seat {rec['seat']}: {_shown(rec, seat, after)}{_took(rec)}{fault}"
+        yield f"   seat {rec['seat']}: {_shown(rec, seat, after, number)}{_took(rec)}{fault}"
         action = parse_action(str(rec["action"]))
         redealt = isinstance(action, Redeal)
         if seat is not None and isinstance(action, Pick) and after is not None:

@@ -90,16 +90,19 @@ def test_broken_bot_toml_is_refused(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_play_then_show_the_replay(tmp_path: Path) -> None:
     replay = tmp_path / "m.jsonl"
-    code, out, err = _run("play", RANDOM, RANDOM, RANDOM, "--seed", "9", "--sandbox", "process",
+    seed = 9_184_467_440_737_095_516
+    code, out, err = _run("play", RANDOM, RANDOM, RANDOM, "--seed", str(seed), "--sandbox", "process",
                           "--option", "max_deals=3", "--transport", "tcp", "--replay", str(replay), "--json")
     assert code == 0, err
     result = json.loads(out)
-    assert result["seed"] == 9 and len(result["deals"]) == 3 and result["reason"] == "max_deals"
+    assert result["seed"] == seed and len(result["deals"]) == 3 and result["reason"] == "max_deals"
     assert [s["status"] for s in result["seats"]] == ["ok", "ok", "ok"]
 
     code, out, err = _run("replay", "show", str(replay), "--seat", "2")
     assert code == 0, err
     lines = out.splitlines()
+    # A seat's view never names the seed: it deals every hand of the match.
+    assert str(seed) not in out and "seed (withheld in a seat's view)" in lines[0], lines[0]
     assert lines[1] == "view: seat 2"
     assert sum(line.startswith("== deal ") for line in lines) == 3
     assert sum("hand:" in line for line in lines) == 3          # only seat 2's hands
@@ -107,6 +110,7 @@ def test_play_then_show_the_replay(tmp_path: Path) -> None:
 
     code, out, _ = _run("replay", "show", str(replay))
     assert code == 0 and sum("hand:" in line for line in out.splitlines()) == 9
+    assert f"seed {seed} " in out.splitlines()[0]  # all seats: the operator's view
 
     # Cut before its result: told as far as it goes, and said to be incomplete.
     records = replay.read_text().splitlines()
