@@ -124,6 +124,17 @@ def load_bot(folder: str | os.PathLike[str], *, hashed: bool = True) -> BotSpec:
         raise BotFileError(f"{toml_path}: key 'language' = {language!r} may use only letters, "
                            "digits, _ . + # -")
     image = text("image", False, 200)
+    if image:
+        from arena.sandbox.dockerfile import BASE_REPOSITORIES, is_base_image
+
+        # A container sees every file of its image: naming another bot's
+        # built image (arena-bot-NAME:HASH, the hash shown on the tournament
+        # pages) or any image of the engine would put it in this bot's reach.
+        if not is_base_image(image):
+            raise BotFileError(
+                f"{toml_path}: key 'image' = {image!r}: names one of the arena's images "
+                f"({', '.join(r + ':*' for r in BASE_REPOSITORIES)}); for another, ship a "
+                "Dockerfile whose FROM is one of them (docs/sandbox.md, \"Docker images\")")
     description = text("description", False, 2000)
     protocol = text("protocol", False, 16) or "grpc"
     if protocol not in PROTOCOLS:

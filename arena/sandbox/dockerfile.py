@@ -126,9 +126,13 @@ def _split(rest: str) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
     return tuple(flags), tuple(words)
 
 
-def _base(image: str) -> bool:
+def is_base_image(image: str) -> bool:
+    """`image` names one of the arena's own images (any tag or digest)."""
     repository = image.split("@", 1)[0].rsplit(":", 1)[0] if "/" not in image else ""
     return repository in BASE_REPOSITORIES
+
+
+_base = is_base_image
 
 
 def _problem(ins: Instruction, stages: list[str]) -> str:

@@ -186,11 +186,11 @@ def test_a_missing_image_is_noted_when_auto_falls_back(tmp_path: Path) -> None:
 
     if "docker" not in available_levels():
         pytest.skip("sandbox level 'docker' unavailable here")
-    bot = sdk_bot(tmp_path, "typo", "pass", image="arena-pyhton:1")
+    bot = sdk_bot(tmp_path, "typo", "pass", image="arena-python:0")  # a tag not built
     code, lines = check(str(bot), "--deals", "1")
     assert code == 0, lines
     notes = [line for line in lines if line.startswith("  note")]
-    assert any("names image 'arena-pyhton:1', which the docker engine does not have" in line
+    assert any("names image 'arena-python:0', which the docker engine does not have" in line
                for line in notes), lines
 
 
