@@ -243,11 +243,12 @@ def run(
                 executor = executor_factory()
             by_id = {r.match_id: r for r in batch}
 
-            def feed(rows: list[MatchRow] = batch,
-                     specs: dict[int, object] = specs) -> Iterator[MatchSpec]:
-                # Tables in turn: the executors play no two matches on one
-                # deal seed at once (deal_gate.py), so the next is on others.
-                for row in interleave(rows, attrgetter("seed")):
+            def feed(rows: list[MatchRow] = batch, specs: dict[int, object] = specs,
+                     width: int = 2 * max(1, executor.workers)) -> Iterator[MatchSpec]:
+                # Tables in turn, as many as the executor keeps in flight:
+                # it plays no two matches on one deal seed at once
+                # (deal_gate.py), so the next is on others.
+                for row in interleave(rows, attrgetter("seed"), width):
                     store.mark_running([row.match_id])
                     yield match_spec(config, row, specs)
 

@@ -60,16 +60,22 @@ class DealGate:
         self._busy.discard(spec.seed)
 
 
-def interleave(items: Sequence[T], key: Callable[[T], Hashable]) -> list[T]:
-    """`items` taken in turn from each group of equal `key` (first the first
-    of every group, in the order the groups first appear, then the second of
-    each, ...), each group's own order kept: consecutive items are on other
-    deals wherever the groups allow it."""
+def interleave(items: Sequence[T], key: Callable[[T], Hashable], width: int) -> list[T]:
+    """`items` with the groups of equal `key` taken `width` at a time, in
+    the order they first appear, and the items of each `width` groups in
+    turn (the first of each, then the second, ...), each group's own order
+    kept: consecutive items are on other deals wherever the groups allow it,
+    and the groups (tables) still finish one batch after another, as in the
+    order given."""
     groups: dict[Hashable, list[T]] = {}
     for item in items:
         groups.setdefault(key(item), []).append(item)
+    ordered = list(groups.values())
     out: list[T] = []
-    depth = max((len(g) for g in groups.values()), default=0)
-    for i in range(depth):
-        out.extend(g[i] for g in groups.values() if i < len(g))
+    step = max(1, width)
+    for start in range(0, len(ordered), step):
+        chunk = ordered[start:start + step]
+        depth = max(len(g) for g in chunk)
+        for i in range(depth):
+            out.extend(g[i] for g in chunk if i < len(g))
     return out

@@ -276,7 +276,7 @@ def run(p: Prepared, store: Store, executor_factory: Callable[[], Executor],
                     for m in plan_set(settings, set_no) if m.match_id not in places]
             store.plan((m.match_id, m.set_no, 0, m.order_no, m.seed,
                         [p.bot_ids[i] for i in m.bots]) for m in todo)
-            for m in interleave(todo, attrgetter("seed")):
+            for m in interleave(todo, attrgetter("seed"), together):
                 # Read before every match, not only between sets: the results
                 # that came back meanwhile may decide, and a match started
                 # after the decision is CPU spent on nothing.

@@ -53,8 +53,11 @@ def test_the_gate_reads_one_match_ahead_at_most() -> None:
 
 def test_interleave_takes_the_groups_in_turn_and_keeps_each_groups_order() -> None:
     items = ["a1", "a2", "a3", "b1", "b2", "c1"]
-    assert interleave(items, lambda x: x[0]) == ["a1", "b1", "c1", "a2", "b2", "a3"]
-    assert interleave([], lambda x: x) == []
+    assert interleave(items, lambda x: x[0], 3) == ["a1", "b1", "c1", "a2", "b2", "a3"]
+    # `width` groups at a time: the tables still finish batch after batch.
+    assert interleave(items, lambda x: x[0], 2) == ["a1", "b1", "a2", "b2", "a3", "c1"]
+    assert interleave(items, lambda x: x[0], 1) == items
+    assert interleave([], lambda x: x, 2) == []
 
 
 def overlap_runner(spec: MatchSpec) -> MatchResult:
