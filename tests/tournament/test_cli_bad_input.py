@@ -303,9 +303,16 @@ def test_a_bot_whose_image_is_missing_is_warned_of_before_the_matches(tmp_path: 
     write(folder, bots, seed=8_123_456_789_012_345)
     (folder / "tournament.toml").write_text(
         (folder / "tournament.toml").read_text().replace('sandbox = "process"', 'sandbox = "auto"'))
+    # A name that is not one of the arena's images is refused outright (one
+    # line, nothing stored): bot.toml may name only those.
+    refused(cli("tournament", "run", folder),
+            "key 'image' = 'arena-pyhton:1': names one of the arena's images")
+    assert not (folder / "tournament.sqlite").exists()
+    # One of the arena's names at a tag this engine has not built: warned of.
+    toml.write_text(toml.read_text().replace('"arena-pyhton:1"', '"arena-python:0"'))
     run = cli("tournament", "run", folder)
     assert run.returncode == 0, run.stderr
-    warning = "rd@1.0.0 names image 'arena-pyhton:1', which the docker engine does not have"
+    warning = "rd@1.0.0 names image 'arena-python:0', which the docker engine does not have"
     assert run.stderr.startswith(f"warning: {warning}"), run.stderr[:400]
 
 
