@@ -19,6 +19,7 @@ import pty
 import re
 import select
 import signal
+import termios
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -81,6 +82,13 @@ def in_terminal(args: list[str], interrupt_when: Moment, again: bool = False,
         # program does (Python installs no KeyboardInterrupt handler), and
         # play to the end. That is how this test once failed in CI.
         signal.signal(signal.SIGINT, signal.SIG_DFL)
+        # A typed ^C makes the terminal discard the output not yet read
+        # (unless NOFLSH): a line printed just before it lost its newline
+        # there ("...lobby^Cinterrupted: ..."), a test's race, not the
+        # command's (CI once). The output is what these tests read: keep it.
+        attrs = termios.tcgetattr(0)
+        attrs[3] |= termios.NOFLSH
+        termios.tcsetattr(0, termios.TCSANOW, attrs)
         os.execv(str(ARENA), [str(ARENA), *args])
     out, sent, start = b"", 0.0, time.monotonic()
     try:
