@@ -36,25 +36,29 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 
 
-def _bots(root: Path) -> list[Path]:
-    snoop = root / "src" / "seed_snoop"
-    snoop.mkdir(parents=True)
-    for name in ("adversary.py", "reach.py"):
-        shutil.copy(HERE / "adversaries" / name, snoop / name)
-    shutil.copy(HERE / "adversaries" / "seed_snoop.py", snoop / "bot.py")
-    (snoop / "attack.json").write_text(json.dumps({"fault": True}))
-    (snoop / "bot.toml").write_text('name = "seed-snoop"\nversion = "1"\nlanguage = "python"\n'
-                                    'run = "python3 bot.py"\n')
+def attack_field(root: Path, attack: str, name: str, config: dict[str, object],
+                 image: str = "") -> list[Path]:
+    """The folders of a three-bot field in root/src: the attack's bot (named
+    `name`, from adversaries/ATTACK.py) and two random bots."""
+    attacker = root / "src" / attack
+    attacker.mkdir(parents=True, exist_ok=True)
+    for shared in ("adversary.py", "reach.py"):
+        shutil.copy(HERE / "adversaries" / shared, attacker / shared)
+    shutil.copy(HERE / "adversaries" / f"{attack}.py", attacker / "bot.py")
+    (attacker / "attack.json").write_text(json.dumps(config))
+    (attacker / "bot.toml").write_text(f'name = "{name}"\nversion = "1"\nlanguage = "python"\n'
+                                       'run = "python3 bot.py"\n'
+                                       + (f'image = "{image}"\n' if image else ""))
     others = []
-    for name in ("random", "random-two"):
-        folder = root / "src" / name
+    for other in ("random", "random-two"):
+        folder = root / "src" / other
         shutil.copytree(ROOT / "sample_bots" / "random", folder,
                         ignore=shutil.ignore_patterns("__pycache__"))
         toml = (folder / "bot.toml").read_text()
-        (folder / "bot.toml").write_text(re.sub(r'^name = ".*"$', f'name = "{name}"', toml,
+        (folder / "bot.toml").write_text(re.sub(r'^name = ".*"$', f'name = "{other}"', toml,
                                                 flags=re.MULTILINE))
         others.append(folder)
-    return [snoop, *others]
+    return [attacker, *others]
 
 
 def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -77,7 +81,7 @@ def test_a_tournament_seed_stays_secret_and_new_versions_get_unseen_deals(
 
     level = "bwrap" if "bwrap" in available_levels() else "process"
     os.chmod(tmp_path, 0o755)
-    bots = _bots(tmp_path)
+    bots = attack_field(tmp_path, "seed_snoop", "seed-snoop", {"fault": True})
     folder = tmp_path / "secret"
     folder.mkdir()
     seed = secrets.randbelow(2**63)

@@ -17,10 +17,8 @@ card of its hand and reads which card files another instance holds.
 
 from __future__ import annotations
 
-import json
 import os
 import re
-import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -33,6 +31,7 @@ from arena.sandbox import available_levels
 
 from .redeal import first_hand, whole_deal
 from .test_adversaries import leftovers
+from .test_tournament_secrecy import attack_field
 
 pytestmark = pytest.mark.slow
 HERE = Path(__file__).resolve().parent
@@ -43,26 +42,13 @@ CARDS = [r + s for s in "CDHS" for r in "AKQJT9"]
 
 
 def _bots(root: Path, config: dict[str, object]) -> list[Path]:
-    twin = root / "src" / "twin"
-    (twin / "cards").mkdir(parents=True)
+    """The twin and two random bots; the twin's folder holds a file per card
+    (the files it locks to tell its other instance its hand)."""
+    field = attack_field(root, "twin", "twin", config, image="arena-python:1")
+    (field[0] / "cards").mkdir()
     for card in CARDS:
-        (twin / "cards" / card).write_text("")
-    for name in ("adversary.py", "reach.py"):
-        shutil.copy(HERE / "adversaries" / name, twin / name)
-    shutil.copy(HERE / "adversaries" / "twin.py", twin / "bot.py")
-    (twin / "attack.json").write_text(json.dumps(config))
-    (twin / "bot.toml").write_text('name = "twin"\nversion = "1"\nlanguage = "python"\n'
-                                   'run = "python3 bot.py"\nimage = "arena-python:1"\n')
-    others = []
-    for name in ("random", "random-two"):
-        folder = root / "src" / name
-        shutil.copytree(ROOT / "sample_bots" / "random", folder,
-                        ignore=shutil.ignore_patterns("__pycache__"))
-        toml = (folder / "bot.toml").read_text()
-        (folder / "bot.toml").write_text(re.sub(r'^name = ".*"$', f'name = "{name}"', toml,
-                                                flags=re.MULTILINE))
-        others.append(folder)
-    return [twin, *others]
+        (field[0] / "cards" / card).write_text("")
+    return field
 
 
 def _told(log: str) -> tuple[int, list[str], list[str]]:
