@@ -50,8 +50,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from arena.referee import MatchSpec, TimeControl, pondering, run_match
-from arena.referee import match as match_module
+from arena.referee import GameLoop, MatchSpec, TimeControl, pondering, run_match
 from arena.referee.spec import MatchResult
 from arena.sandbox import available_levels, freezer
 from arena.sandbox.botfile import BotSpec, load_bot
@@ -112,7 +111,7 @@ class Timer:
     @contextmanager
     def installed(self) -> Iterator[None]:
         switch = pondering._switch
-        play = match_module._Match._play
+        play = GameLoop.play
 
         def timed_switch(*args: Any) -> None:
             t, c = time.perf_counter(), time.thread_time()
@@ -152,14 +151,14 @@ class Timer:
             return spent
 
         pondering._switch = timed_switch  # type: ignore[assignment]
-        match_module._Match._play = timed_play  # type: ignore[method-assign]
+        GameLoop.play = timed_play  # type: ignore[method-assign]
         pondering.Pacer.turn = timed_turn  # type: ignore[method-assign]
         pondering.Pacer.answered = timed_answered  # type: ignore[method-assign]
         try:
             yield
         finally:
             pondering._switch = switch  # type: ignore[assignment]
-            match_module._Match._play = play  # type: ignore[method-assign]
+            GameLoop.play = play  # type: ignore[method-assign]
             pondering.Pacer.turn = turn  # type: ignore[method-assign]
             pondering.Pacer.answered = answered  # type: ignore[method-assign]
 

@@ -76,8 +76,7 @@ os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
 import grpc
 
 from arena.game import Rules, new_game
-from arena.referee import events
-from arena.referee import match as referee_match
+from arena.referee import GameLoop, Match, build_rules, events
 from arena.referee.spec import MatchResult, MatchSpec, TimeControl
 from arena.sandbox.botfile import BotSpec, load_bot
 from arena.wire import codec
@@ -287,19 +286,19 @@ def _sibling(name: str) -> ModuleType:
     return module
 
 
-class ScriptedMatch(referee_match._Match):
-    """The real match whose game is precomputed: `_play` posts the recorded
+class ScriptedLoop(GameLoop):
+    """A game loop whose game is precomputed: `play` posts the recorded
     messages in their order and waits for each decision request's reply;
-    everything else (server, tokens, bot processes, seats, match start and
-    end, the result) is the referee's own code."""
+    everything around it (server, tokens, bot processes, seats, match start
+    and end, the result) is the real match's (arena.referee.Match)."""
 
-    def __init__(self, spec: MatchSpec, script: list[tuple[int, bytes, bool]], final: Any) -> None:
-        super().__init__(spec, referee_match.build_rules(spec))
+    def __init__(self, *args: Any, script: list[tuple[int, bytes, bool]], final: Any,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.script = script
         self.final = final
 
-    async def _play(self) -> Any:
-        limit = self.spec.time_control.per_move
+    async def play(self) -> Any:
         for index, data, decision in self.script:
             seat = self.seats[index]
             t0 = time.monotonic()
@@ -307,7 +306,7 @@ class ScriptedMatch(referee_match._Match):
             if not (await seat.send_now(data) if decision else seat.post(data)):
                 raise RuntimeError(f"seat {index}: the stream is gone")
             if decision:
-                _arrived, item = await seat.receive(t0 + limit)
+                _arrived, item = await seat.receive(t0 + seat.time_control.per_move)
                 if not isinstance(item, bytes):
                     raise RuntimeError(f"seat {index}: {item!r} instead of a reply")
                 seat.add_time(time.monotonic() - t0)
@@ -320,13 +319,14 @@ def recorded_game(spec: MatchSpec) -> tuple[list[tuple[int, bytes, bool]], Any]:
     real match loop in this process, an in-memory transport, first legal
     actions (benchmarks/referee_work.py)."""
     script: list[tuple[int, bytes, bool]] = []
-    final = asyncio.run(_sibling("referee_work").in_memory(spec, script)._play())
+    final = asyncio.run(_sibling("referee_work").in_memory(spec, script).play())
     return script, final
 
 
 def scripted_match(spec: MatchSpec, script: list[tuple[int, bytes, bool]], final: Any) -> MatchResult:
     """The match of `spec` over gRPC with the real bots, its game replaced by `script`."""
-    return asyncio.run(ScriptedMatch(spec, script, final).run())
+    loop = functools.partial(ScriptedLoop, script=script, final=final)
+    return asyncio.run(Match(spec, build_rules(spec), loop_factory=loop).run())
 
 
 def floor_per_decision(style: str, seed: int) -> float:

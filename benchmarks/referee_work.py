@@ -2,9 +2,10 @@
 
     .venv/bin/python benchmarks/referee_work.py [--games G] [--instructions] [--turns]
 
-The real match loop (`arena.referee.match`) plays whole standard games in
-this process against an in-memory transport: each decision request is
-parsed as a bot would, and answered at once with its first legal action.
+The real game loop (`arena.referee.GameLoop`) plays whole standard games in
+this process over in-memory seats (`arena.referee.in_memory`): each decision
+request is parsed as a bot would, and answered at once with its first legal
+action (`arena.referee.first_legal`).
 What is left is the referee's Python work on a decision's critical path:
 the reply check, applying the action, the next seat's observation and its
 encoding, the events, the request's bytes.
@@ -36,11 +37,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from arena.referee import match as referee_match
-from arena.referee.seats import Inbound
-from arena.referee.spec import MatchSpec, TimeControl
+from arena.referee import GameLoop, MatchSpec, Posted, TimeControl, first_legal
+from arena.referee import in_memory as memory_loop
 from arena.sandbox.botfile import load_bot
-from arena.wire.codec import pb
 
 ROOT = Path(__file__).resolve().parent.parent
 BOT = ROOT / "benchmarks" / "first_legal_aio_bot"
@@ -63,7 +62,7 @@ def play_one(seed: int, turns: bool = False) -> tuple[float, int]:
     for seat in match.seats:
         seat.turn_notices = turns
     t0 = time.process_time()
-    asyncio.run(match._play())
+    asyncio.run(match.play())
     return time.process_time() - t0, sum(s.decisions for s in match.seats)
 
 
@@ -73,7 +72,7 @@ def stand_in_cpu(seed: int) -> float:
     referee's. The game is recorded first, then only the bots' side is
     timed, message by message as in the game."""
     script: list[Posted] = []
-    asyncio.run(in_memory(game_spec(seed), script)._play())
+    asyncio.run(in_memory(game_spec(seed), script).play())
     t0 = time.process_time()
     for _index, data, _decision in script:
         stand_in(data)
@@ -89,55 +88,18 @@ def referee_cpu_per_decision(seed: int, played: tuple[float, int] | None = None)
     return (cpu - stand_in_cpu(seed)) / decisions
 
 
-Posted = tuple[int, bytes, bool]  # (seat, serialized RefereeMessage, is a decision request)
-
-
-def in_memory(spec: MatchSpec, record: list[Posted] | None = None) -> referee_match._Match:
-    """The real match for `spec`, its seats wired to an in-memory transport:
-    every message the match loop posts is parsed as a bot would parse it,
-    and a decision request is answered at once with its first legal action.
-    Run `asyncio.run(match._play())`. With `record`, every post is appended
-    to it, in order (benchmarks/referee.py replays them over gRPC)."""
-    match = referee_match._Match(spec, referee_match.build_rules(spec))
-    answers: dict[int, bytes] = {}
-    for seat in match.seats:
-        seat.alive = True
-        seat.writer = _NoWriter()
-
-        def post(data: bytes, index: int = seat.index) -> bool:
-            answer = stand_in(data)
-            if answer is not None:
-                answers[index] = answer
-            if record is not None:
-                record.append((index, data, answer is not None))
-            return True
-
-        async def send_now(data: bytes, index: int = seat.index) -> bool:
-            return post(data, index)
-
-        async def receive(_deadline: float, index: int = seat.index) -> tuple[float, Inbound]:
-            return time.monotonic(), answers.pop(index)
-
-        # Instance attributes shadow the transport methods for this match only.
-        seat.post = post  # type: ignore[method-assign]
-        seat.send_now = send_now  # type: ignore[method-assign]
-        seat.receive = receive  # type: ignore[method-assign, assignment]
-    return match
+def in_memory(spec: MatchSpec, record: list[Posted] | None = None) -> GameLoop:
+    """The real game loop for `spec` over in-memory seats whose stand-in
+    bots (`stand_in`) answer every decision request at once. Run
+    `asyncio.run(loop.play())`. With `record`, every message posted is
+    appended to it, in order (benchmarks/referee.py replays them over gRPC)."""
+    return memory_loop(spec, stand_in, record)
 
 
 def stand_in(data: bytes) -> bytes | None:
     """A first-legal bot's side of one message: parsed as a bot would parse
     it; for a decision request, the serialized reply (else None)."""
-    msg = pb.RefereeMessage.FromString(data)
-    if msg.WhichOneof("body") != "decision":
-        return None
-    d = msg.decision
-    return pb.BotMessage(reply=pb.Reply(seq=d.seq, action=d.legal_actions[0])).SerializeToString()
-
-
-class _NoWriter:
-    async def write(self, message: bytes) -> None:
-        raise AssertionError("the in-memory transport never writes")
+    return first_legal(data)
 
 
 def instructions(games: int) -> int:

@@ -5,14 +5,34 @@
 
 `run_match` is the blocking worker entry point (module level, picklable:
 process pools and Dask ship it by reference); `play_match` is the same as a
-coroutine. See match.py (flow, faults, forfeits, setup and teardown), loop.py (the game
+coroutine. The game itself is a `GameLoop` over seats; `in_memory(spec)` is
+that loop over seats whose bots answer in this process (no gRPC, no
+processes: tests and benchmarks/referee_work.py):
+
+    from arena.referee import in_memory
+    final = asyncio.run(in_memory(spec).play())
+
+See match.py (flow, faults, forfeits, setup and teardown), loop.py (the game
 loop), decide.py (one decision and its faults), messages.py (match start,
-deal results, match end), rulechoice.py (the rules a spec plays), server.py (connections and
-tokens), seats.py (clocks), events.py (what each seat is told), replay.py
-(the JSON Lines replay and re-playing it), spec.py (the values in and out).
+deal results, match end), memory.py (in-memory seats), rulechoice.py (the
+rules a spec plays), server.py (connections and tokens), seats.py (clocks),
+events.py (what each seat is told), replay.py (the JSON Lines replay and
+re-playing it), spec.py (the values in and out).
 """
 
-from arena.referee.match import MatchSetupError, play_match, run_match
+from arena.referee.loop import GameLoop
+from arena.referee.match import Match, play_match, run_match
+from arena.referee.memory import (
+    MemorySeat,
+    MemoryWriter,
+    Posted,
+    StandIn,
+    first_legal,
+    in_memory,
+    memory_seats,
+)
+from arena.referee.rulechoice import MatchSetupError, RulesChoiceError, build_rules
+from arena.referee.seats import Seat
 from arena.referee.spec import (
     DealSummary,
     FaultPolicy,
@@ -23,6 +43,7 @@ from arena.referee.spec import (
 )
 
 __all__ = [
-    "DealSummary", "FaultPolicy", "MatchResult", "MatchSetupError", "MatchSpec", "SeatResult",
-    "TimeControl", "play_match", "run_match",
+    "DealSummary", "FaultPolicy", "GameLoop", "Match", "MatchResult", "MatchSetupError", "MatchSpec",
+    "MemorySeat", "MemoryWriter", "Posted", "RulesChoiceError", "Seat", "SeatResult", "StandIn",
+    "TimeControl", "build_rules", "first_legal", "in_memory", "memory_seats", "play_match", "run_match",
 ]

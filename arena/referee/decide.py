@@ -1,6 +1,6 @@
 """One decision of one seat: the request out, the reply in, the fault if any.
 
-`Decisions._decide` sends a seat its DecisionRequest (composed from cached
+`Decider.decide` sends a seat its DecisionRequest (composed from cached
 serialized parts, codec.decision_message), waits for the reply on the seat's
 clock, and turns whatever came back into an action: the legal one it names,
 or the default action with a fault (spec.FAULT_KINDS). Faults are data, never
@@ -46,20 +46,23 @@ def gone_why(seat: Seat) -> str:
 
 
 
-class Decisions:
-    """The decision half of a match (mixed into match._Match)."""
+def stop_bot(seat: Seat) -> None:
+    """Stop the seat's bot now, off the event loop (a stop can wait for the
+    bot's grace period); the match cleans up after it at the end. A seat
+    without a process (an in-memory one, memory.py) has nothing to stop."""
+    if seat.handle is not None:
+        asyncio.get_running_loop().run_in_executor(None, seat.handle.stop)
 
-    policy: FaultPolicy
-    pacer: Pacer
 
-    @staticmethod
-    def _stop_bot(seat: Seat) -> None:
-        """Stop the seat's bot now, off the event loop (a stop can wait for
-        the bot's grace period); `_stop_all` cleans up after it at the end."""
-        if seat.handle is not None:
-            asyncio.get_running_loop().run_in_executor(None, seat.handle.stop)
+class Decider:
+    """One decision at a time for the seats of a match, under its fault
+    policy and its pacer (pondering.py)."""
 
-    async def _decide(
+    def __init__(self, policy: FaultPolicy, pacer: Pacer) -> None:
+        self.policy = policy
+        self.pacer = pacer
+
+    async def decide(
         self, seat: Seat, obs: Mapping[str, Any] | None, legal: Sequence[Action]
     ) -> tuple[Action, str | None, str, float]:
         """The seat's action for this decision, with the fault (kind, line) if any."""
@@ -70,7 +73,7 @@ class Decisions:
             # missed, recorded like a crash while deciding (in the replay too).
             seat.seq += 1
             line = f"decision {seat.seq}: {gone_why(seat)}"
-            self._fault(seat, "crash", line)
+            self.fault(seat, "crash", line)
             return default_action(legal), "crash", line, 0.0
         tc = seat.time_control
         seat.seq += 1
@@ -159,11 +162,11 @@ class Decisions:
         seat.decisions += 1
         seat.time_total += elapsed
         seat.time_max = max(seat.time_max, elapsed)
-        self._fault(seat, kind, line)
+        self.fault(seat, kind, line)
         return default_action(legal), kind, line, elapsed
 
-    def _fault(self, seat: Seat, kind: str, line: str) -> None:
+    def fault(self, seat: Seat, kind: str, line: str) -> None:
         if seat.record_fault(kind, line, self.policy):
             seat.alive = False
             seat.released.set()
-            self._stop_bot(seat)  # it plays no more, and must not burn CPU
+            stop_bot(seat)  # it plays no more, and must not burn CPU

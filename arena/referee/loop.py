@@ -1,25 +1,34 @@
 """The game loop of a match: ask the seat to act, apply its action, tell
 every seat what it may know of it (events.py), record it (replay.py).
 
+    loop = GameLoop(rules, seed, seats, policy=spec.fault_policy)
+    final = await loop.play()          # the engine's GameState at the end
+    loop.deals                         # one DealSummary per finished deal
+
+`GameLoop` plays over any seats (seats.Seat): the match (match.py) hands it
+seats whose streams are gRPC streams to bot processes; memory.py's seats
+answer in this process (tests, benchmarks/referee_work.py). Connections,
+processes, the match start and end and the result stay the match's.
+
 Every seat's view is the engine's observation for that seat (arena.game),
 never rebuilt here; events are derived from two such views (events.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
 
 from arena.game import Rules, new_game
 from arena.game.actions import Action, Bid, Pass, Play
-from arena.referee import events
-from arena.referee.decide import Decisions
-from arena.referee.messages import Messages, deal_pb, deal_summary
+from arena.referee.decide import Decider
+from arena.referee.events import after_events, completed_trick, public_events, seat_events
+from arena.referee.messages import broadcast_deal, deal_pb, deal_summary
 from arena.referee.pondering import Pacer
 from arena.referee.replay import ReplayWriter
 from arena.referee.seats import Seat
-from arena.referee.spec import DealSummary, MatchSpec
+from arena.referee.spec import DealSummary, FaultPolicy
 from arena.wire import codec
 
 # Actions whose text is public and that reveal nothing private to anyone.
@@ -35,16 +44,33 @@ def _view(game: Any, seat: int) -> Mapping[str, Any]:
 
 
 
-class GameLoop(Decisions, Messages):
-    """The game half of a match (mixed into match._Match)."""
+class GameLoop:
+    """One game of `rules` on deal seed `seed`, played by `seats` (one per
+    player, in seat order) from the first deal to the end.
 
-    spec: MatchSpec
-    rules: Rules
-    seats: list[Seat]
-    pacer: Pacer
-    replay: ReplayWriter
-    deals: list[DealSummary]
-    n_actions: int
+    `policy` judges faults (spec.FaultPolicy), `pacer` pauses the seats that
+    do not decide (pondering.py; default: none of them has a process to
+    pause), `replay` records every action and deal (default: none kept).
+    After `play`: `deals` holds each finished deal, `n_actions` the actions
+    played."""
+
+    def __init__(self, rules: Rules, seed: int, seats: Sequence[Seat], *,
+                 policy: FaultPolicy | None = None, pacer: Pacer | None = None,
+                 replay: ReplayWriter | None = None) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.seats = list(seats)
+        self.pacer = pacer if pacer is not None else Pacer(self.seats, pondering=True)
+        self.decider = Decider(policy if policy is not None else FaultPolicy(), self.pacer)
+        self.replay = replay if replay is not None else ReplayWriter("")
+        self.deals: list[DealSummary] = []
+        self.n_actions = 0
+
+    async def decide(self, seat: Seat, obs: Mapping[str, Any] | None,
+                     legal: Sequence[Action]) -> tuple[Action, str | None, str, float]:
+        """One decision of `seat` (decide.py): (action, fault kind or None,
+        fault line, seconds it took)."""
+        return await self.decider.decide(seat, obs, legal)
 
     def _observe(self, game: Any) -> list[Mapping[str, Any] | None]:
         return [_view(game, s.index) if s.playing else None for s in self.seats]
@@ -103,14 +129,15 @@ class GameLoop(Decisions, Messages):
             s.last_turn = told  # without its events: what a second notice would repeat
             s.pending.clear()
 
-    async def _play(self) -> Any:
-        game = new_game(self.rules, seed=self.spec.seed)
+    async def play(self) -> Any:
+        """Play the game to its end; the engine's final GameState."""
+        game = new_game(self.rules, seed=self.seed)
         obs = self._observe(game)
         # Events wait in seat.pending and ride with the seat's next message
         # (DecisionRequest.events, or inside a DealResult / MatchEnd).
         for seat, o in zip(self.seats, obs, strict=True):
             if o is not None:
-                seat.pending.extend(codec.event_field(events.after_events({}, o)))
+                seat.pending.extend(codec.event_field(after_events({}, o)))
         n_deals = 0
         # Seats that asked for Turn notices (their Hello came before the game):
         # none in a tournament of bots that do not ask, and then no cost.
@@ -126,14 +153,14 @@ class GameLoop(Decisions, Messages):
             # seats that asked hear of the turn as it starts.
             if watchers:
                 self._announce_turn(game, watchers)
-            action, fault, line, elapsed = await self._decide(seat, before_obs, legal)
+            action, fault, line, elapsed = await self.decider.decide(seat, before_obs, legal)
             cpu = await self.pacer.answered(seat)
             # The trick's cards and winner are public facts, the same from any
             # seat's view: take them from the actor's view before the action.
             ref = before_obs
             if ref is None and isinstance(action, Play):
                 ref = game.observation(actor).to_dict()
-            trick = events.completed_trick(ref, actor, action) if ref is not None else None
+            trick = completed_trick(ref, actor, action) if ref is not None else None
             deal_number = game.observation(actor).deal_number if ref is None else ref["deal_number"]
             # Declining an offer made because of a hidden hand is private
             # (RULES.md §6): only the actor hears of its `pass`.
@@ -148,24 +175,24 @@ class GameLoop(Decisions, Messages):
             self.n_actions += 1
             new_obs, quiet = self._observe_after(game, action, before_obs, obs)
             # Serialized once for every seat that sees the same events.
-            shared = events.public_events(actor, action, deal_number, trick)
+            shared = public_events(actor, action, deal_number, trick)
             shared_bytes = codec.event_field(shared) if shared is not None else None
             for s, before, after in zip(self.seats, obs, new_obs, strict=True):
                 if (before is None or after is None or not s.playing
                         or (private and s.index != actor)):
                     continue
                 s.pending.extend(shared_bytes if shared_bytes is not None else codec.event_field(
-                    events.seat_events(before, after, s.index, actor, action, trick)))
+                    seat_events(before, after, s.index, actor, action, trick)))
             deals = game.deals
             while n_deals < len(deals):
                 summary = deal_summary(deals[n_deals], len(self.deals) + 1)
                 n_deals += 1
                 self.deals.append(summary)
                 self.replay.write({"type": "deal", **asdict(summary)})
-                self._broadcast_deal(deal_pb(summary))
+                broadcast_deal(self.seats, deal_pb(summary))
             for s, before, after in () if quiet else zip(self.seats, obs, new_obs, strict=True):
                 if before is None or after is None or before is after or not s.playing:
                     continue
-                s.pending.extend(codec.event_field(events.after_events(before, after)))
+                s.pending.extend(codec.event_field(after_events(before, after)))
             obs = new_obs
         return game

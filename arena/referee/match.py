@@ -33,23 +33,23 @@ import secrets
 import shutil
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from typing import Any
 
 from arena.game import Rules
-from arena.referee.decide import default_action
+from arena.referee.decide import default_action, stop_bot
 from arena.referee.gate import Gate, GateEvents
 from arena.referee.launch import seat_level, start_bot
-from arena.referee.loop import GameLoop, _view
-from arena.referee.messages import PROTOCOL_VERSION
+from arena.referee.loop import GameLoop
+from arena.referee.messages import PROTOCOL_VERSION, send_match_end, send_match_start
 from arena.referee.pondering import Pacer
 from arena.referee.replay import REPLAY_VERSION, ReplayWriter
 from arena.referee.rulechoice import MatchSetupError, RulesChoiceError, build_rules
 from arena.referee.seats import DISCONNECTED, Seat
 from arena.referee.secrecy import bot_seed, new_key
 from arena.referee.server import RefereeService, Refusals, start_server, stop_server
-from arena.referee.spec import DealSummary, MatchResult, MatchSpec, SeatResult, sandbox_warning
+from arena.referee.spec import MatchResult, MatchSpec, SeatResult, sandbox_warning
 from arena.sandbox.api import SandboxError, SandboxUnavailable
 
 log = logging.getLogger("arena.referee")
@@ -57,9 +57,9 @@ log = logging.getLogger("arena.referee")
 # Kept importable from here: the names callers used before the split.
 __all__ = [
     "PROTOCOL_VERSION",
+    "Match",
     "MatchSetupError",
     "RulesChoiceError",
-    "_view",
     "build_rules",
     "default_action",
     "play_match",
@@ -79,13 +79,21 @@ async def play_match(spec: MatchSpec) -> MatchResult:
     if spec.transport == "tcp" and spec.sandbox != "process":
         # bwrap and docker bots have no network: none of them could connect.
         raise MatchSetupError(f"transport tcp needs the process sandbox level, not {spec.sandbox!r}")
-    match = _Match(spec, rules)
-    return await match.run()
+    return await Match(spec, rules).run()
 
 
 
-class _Match(GameLoop):
-    def __init__(self, spec: MatchSpec, rules: Rules) -> None:
+# What makes the game loop of a match from its parts (GameLoop's signature).
+LoopFactory = Callable[..., GameLoop]
+
+
+class Match:
+    """The match of `spec` over gRPC with real bot processes: its servers,
+    gates, tokens and bots, set up and torn down by `run`; the game itself
+    is `loop` (loop.GameLoop over this match's seats; `loop_factory` makes
+    it, for a benchmark that plays a game of its own on the real match)."""
+
+    def __init__(self, spec: MatchSpec, rules: Rules, loop_factory: LoopFactory = GameLoop) -> None:
         self.spec = spec
         self.rules = rules
         self.key = spec.key or new_key()  # never the deal seed (secrecy.py)
@@ -106,8 +114,8 @@ class _Match(GameLoop):
         self._closed: set[int] = set()  # seats whose listener `_expel` closed
         self.replay = ReplayWriter(spec.replay_path)
         self.pacer = Pacer(self.seats, spec.time_control.pondering)
-        self.deals: list[DealSummary] = []
-        self.n_actions = 0
+        self.loop = loop_factory(rules, spec.seed, self.seats, policy=self.policy,
+                                 pacer=self.pacer, replay=self.replay)
 
     @staticmethod
     def _accepting(seat: Seat) -> str:
@@ -170,7 +178,7 @@ class _Match(GameLoop):
         when its launch returns (`_launch`)."""
         seat.alive = False
         seat.deliver(DISCONNECTED)  # wakes the match if it waits for this seat
-        self._stop_bot(seat)
+        stop_bot(seat)
         if seat.index < len(self.servers) and seat.index not in self._closed:
             self._closed.add(seat.index)
             self._expelling.append(asyncio.get_running_loop().create_task(
@@ -218,12 +226,12 @@ class _Match(GameLoop):
                 self._launched.set()
             self._write_header()
             await self._await_connections()
-            await self._send_match_start()
-            game = await self._play()
+            send_match_start(self.spec.match_id, self.rules, self.seats)
+            game = await self.loop.play()
             result = self._result(game, time.monotonic() - started)
             self.replay.finish()
             await self.pacer.release()
-            await self._send_match_end(result)
+            await send_match_end(self.seats, result)
             return result
         finally:
             await self.pacer.release()
@@ -313,7 +321,7 @@ class _Match(GameLoop):
         await asyncio.gather(*(launch(seat) for seat in self.seats))
         for seat in self.seats:
             if seat.forfeited:  # expelled while it was starting
-                self._stop_bot(seat)
+                stop_bot(seat)
         if unavailable:
             raise MatchSetupError(f"sandbox: {unavailable[0]}")
 
@@ -404,7 +412,7 @@ class _Match(GameLoop):
         reason = "forfeit" if forfeits else ("max_deals" if not any(
             t >= self.rules.target for t in totals) else "complete")
         result = MatchResult(
-            match_id=self.spec.match_id, seed=self.spec.seed, seats=seats, deals=tuple(self.deals),
+            match_id=self.spec.match_id, seed=self.spec.seed, seats=seats, deals=tuple(self.loop.deals),
             finish=tuple(finish), duration=round(duration, 3), replay_path=self.spec.replay_path,
             reason=reason,
         )

@@ -6,69 +6,69 @@ seat has pending (protocol minor version 2: events ride with the next message).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any
 
 from arena.game import Rules
 from arena.referee.seats import Seat
-from arena.referee.spec import DealSummary, MatchResult, MatchSpec
+from arena.referee.spec import DealSummary, MatchResult
 from arena.wire import codec
 from arena.wire.codec import pb
 
 PROTOCOL_VERSION = 2
 
 
-class Messages:
-    """The broadcasting half of a match (mixed into match._Match)."""
+def _with_pending(seat: Seat, msg: pb.RefereeMessage, part: pb.DealResult | pb.MatchEnd) -> bytes:
+    """`msg` for this seat: `part` (inside `msg`) carries the seat's pending
+    events, which happened before it (protocol minor version 2)."""
+    pending, seat.pending = seat.pending, []
+    if not pending:
+        return msg.SerializeToString()
+    del part.events[:]
+    part.events.extend(codec.events_of(pending))  # once a deal: cheaper than keeping both forms
+    data = msg.SerializeToString()
+    del part.events[:]
+    return data
 
-    spec: MatchSpec
-    rules: Rules
-    seats: list[Seat]
 
-    @staticmethod
-    def _with_pending(seat: Seat, msg: pb.RefereeMessage, part: pb.DealResult | pb.MatchEnd) -> bytes:
-        """`msg` for this seat: `part` (inside `msg`) carries the seat's pending
-        events, which happened before it (protocol minor version 2)."""
-        pending, seat.pending = seat.pending, []
-        if not pending:
-            return msg.SerializeToString()
-        del part.events[:]
-        part.events.extend(codec.events_of(pending))  # once a deal: cheaper than keeping both forms
-        data = msg.SerializeToString()
-        del part.events[:]
-        return data
+def broadcast_deal(seats: Sequence[Seat], result: pb.DealResult) -> None:
+    """Post a deal result to every playing seat, each with its own pending
+    events. Not awaited: the seats' drain tasks write it (seats.Seat.post)."""
+    msg = pb.RefereeMessage(deal_result=result)
+    for seat in seats:
+        if seat.playing:
+            seat.post(_with_pending(seat, msg, msg.deal_result))
 
-    def _broadcast_deal(self, result: pb.DealResult) -> None:
-        """Post a deal result to every playing seat, each with its own pending
-        events. Not awaited: the seats' drain tasks write it (seats.Seat.post)."""
-        msg = pb.RefereeMessage(deal_result=result)
-        for seat in self.seats:
-            if seat.playing:
-                seat.post(self._with_pending(seat, msg, msg.deal_result))
 
-    async def _send_match_start(self) -> None:
-        rules_pb = codec.rules_to_pb(self.rules.preset, self.rules.options_text())
-        infos = [pb.SeatInfo(seat=s.index, name=s.bot.name, version=s.bot.version) for s in self.seats]
-        for seat in self.seats:
-            if seat.playing:
-                tc = seat.time_control  # its own (a person's may differ from the bots')
-                msg = pb.RefereeMessage(match_start=pb.MatchStart(
-                    protocol_version=PROTOCOL_VERSION, match_id=self.spec.match_id, seat=seat.index,
-                    seats=infos, rules=rules_pb, time_control=pb.TimeControl(
-                        per_move_s=tc.per_move, bank_s=tc.bank, increment_s=tc.increment,
-                        startup_s=tc.startup),
-                ))
-                seat.post(msg.SerializeToString())
+def send_match_start(match_id: str, rules: Rules, seats: Sequence[Seat]) -> None:
+    """Post every playing seat its MatchStart: its seat, the table, the rules
+    and its own time control (a person's may differ from the bots')."""
+    rules_pb = codec.rules_to_pb(rules.preset, rules.options_text())
+    infos = [pb.SeatInfo(seat=s.index, name=s.bot.name, version=s.bot.version) for s in seats]
+    for seat in seats:
+        if seat.playing:
+            tc = seat.time_control
+            msg = pb.RefereeMessage(match_start=pb.MatchStart(
+                protocol_version=PROTOCOL_VERSION, match_id=match_id, seat=seat.index,
+                seats=infos, rules=rules_pb, time_control=pb.TimeControl(
+                    per_move_s=tc.per_move, bank_s=tc.bank, increment_s=tc.increment,
+                    startup_s=tc.startup),
+            ))
+            seat.post(msg.SerializeToString())
 
-    async def _send_match_end(self, result: MatchResult) -> None:
-        end = pb.MatchEnd(
-            totals=[s.total for s in result.seats], places=[s.place for s in result.seats],
-            statuses=[s.status for s in result.seats], reason=result.reason,
-        )
-        msg = pb.RefereeMessage(match_end=end)
-        for seat in self.seats:
-            if seat.alive:
-                seat.post(self._with_pending(seat, msg, msg.match_end))
-        await asyncio.gather(*(s.flush() for s in self.seats))
+
+async def send_match_end(seats: Sequence[Seat], result: MatchResult) -> None:
+    """Every seat still connected gets the MatchEnd (with its pending events);
+    returns when all of it is written."""
+    end = pb.MatchEnd(
+        totals=[s.total for s in result.seats], places=[s.place for s in result.seats],
+        statuses=[s.status for s in result.seats], reason=result.reason,
+    )
+    msg = pb.RefereeMessage(match_end=end)
+    for seat in seats:
+        if seat.alive:
+            seat.post(_with_pending(seat, msg, msg.match_end))
+    await asyncio.gather(*(s.flush() for s in seats))
 
 
 def deal_summary(rec: Any, number: int) -> DealSummary:

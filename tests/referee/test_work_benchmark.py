@@ -30,7 +30,7 @@ def test_the_stand_in_bots_work_is_timed_alone_over_the_same_messages(
 ) -> None:
     module = load_script("benchmarks/referee_work.py", "referee_work")
     script: list[tuple[int, bytes, bool]] = []
-    asyncio.run(module.in_memory(module.game_spec(2), script)._play())
+    asyncio.run(module.in_memory(module.game_spec(2), script).play())
     # The stand-in answers a decision request, and nothing else, with its
     # first legal action under the request's sequence number.
     for _seat, data, decision in script:
@@ -56,7 +56,7 @@ def test_with_turns_every_other_seat_is_told_of_each_decision(
     match = module.in_memory(module.game_spec(2), script)
     for seat in match.seats:
         seat.turn_notices = True
-    asyncio.run(match._play())
+    asyncio.run(match.play())
     turns = [pb.RefereeMessage.FromString(d).turn for s, d, _ in script
              if pb.RefereeMessage.FromString(d).WhichOneof("body") == "turn"]
     decisions = sum(decision for *_, decision in script)
