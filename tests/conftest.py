@@ -26,3 +26,18 @@ def _load(relative: str, name: str) -> ModuleType:
 def load_script() -> Callable[[str, str], ModuleType]:
     """`load_script("benchmarks/referee.py", "referee_bench")` -> the module."""
     return _load
+
+
+@pytest.fixture(scope="session")
+def fault_bot(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """`fault_bot("illegal")` -> a folder with tests/bots/illegal and the
+    plumbing it imports (tests/testbots.py), made once per session."""
+    from testbots import fault_bot_copy
+
+    root = tmp_path_factory.mktemp("fault-bots")
+
+    def get(name: str) -> Path:
+        folder = root / name
+        return folder if folder.exists() else fault_bot_copy(name, root)
+
+    return get

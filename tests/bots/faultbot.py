@@ -1,8 +1,11 @@
 """Plumbing shared by the misbehaving test bots in this folder.
 
 Each bot folder (`tests/bots/<name>/`) holds a `bot.toml` and a `bot.py`
-that imports this module from the parent folder and plugs in its own
-misbehaviour. The bots speak the protocol through the generated stubs
+that imports this module and plugs in its own misbehaviour. The tests play
+a copy of the folder with this file inside it (the `fault_bot` fixture,
+tests/testbots.py): a sandboxed bot sees its own folder only (at the
+process level as root, /tmp is a private tmpfs: a checkout under /tmp is
+out of its sight), so a test bot carries what it needs. The bots speak the protocol through the generated stubs
 directly (not `arena.sdk`) so they can send what a well-behaved client
 never would: raw bytes, oversized messages, second connections.
 

@@ -4,7 +4,10 @@ bot receives: a bot folder that runs the recorder, and its record read back."""
 from __future__ import annotations
 
 import base64
+import shutil
 from pathlib import Path
+
+from testbots import FAULT_BOTS, carry_plumbing
 
 from arena.referee.spec import MatchResult
 from arena.sandbox.api import Limits
@@ -13,16 +16,19 @@ from arena.sandbox.botfile import BotSpec, load_bot
 # A whole match's messages fit in the log (base64 lines; default 1 MB).
 LIMITS = Limits(log_bytes=64 * 1024 * 1024)
 
-RECORDER = Path(__file__).resolve().parents[1] / "bots" / "recorder" / "bot.py"
+RECORDER = FAULT_BOTS / "recorder" / "bot.py"
 
 
 def recorder(folder: Path, mode: str) -> BotSpec:
     """A bot folder whose command runs the recorder, recording on its log
     (run its match with `limits=LIMITS` and a `work_dir`, so the log is kept)."""
     folder.mkdir(parents=True)
+    # The recorder and its plumbing inside the folder: a sandboxed bot sees nothing beside it.
+    shutil.copy(RECORDER, folder / "recorder.py")
+    carry_plumbing(folder)
     (folder / "bot.toml").write_text(
         f'name = "recorder"\nversion = "1.0.0"\nlanguage = "python"\n'
-        f'run = ["python3", "{RECORDER}", "arena-fault-bot", "-", "{mode}"]\n'
+        f'run = ["python3", "recorder.py", "arena-fault-bot", "-", "{mode}"]\n'
     )
     return load_bot(folder)
 

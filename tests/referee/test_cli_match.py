@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -227,11 +228,12 @@ def test_sigterm_stops_the_match_like_ctrl_c_and_leaves_no_replay(tmp_path: Path
 
 
 @pytest.mark.slow
-def test_replay_show_tells_faults_and_keeps_another_seats_notes_to_their_kind(tmp_path: Path) -> None:
+def test_replay_show_tells_faults_and_keeps_another_seats_notes_to_their_kind(
+        tmp_path: Path, fault_bot: Callable[[str], Path]) -> None:
     """An illegal bot's fault notes list its legal actions (its cards): the
     all-seats view and its own view show them, another seat's only the kind."""
     replay = tmp_path / "m.jsonl"
-    illegal = str(ROOT / "tests" / "bots" / "illegal")
+    illegal = str(fault_bot("illegal"))
     code, _, err = _run("play", illegal, RANDOM, RANDOM, "--seed", "4", "--sandbox", "process",
                         "--option", "max_deals=1", "--replay", str(replay))
     assert code == 0, err
@@ -314,14 +316,15 @@ def test_replay_show_writes_a_names_control_characters_as_escapes(tmp_path: Path
     assert "1: eve\\x1b]0;owned\\x07\\x1b[2J\\x0dX@human" in out, out[:300]
 
 
-def test_the_referees_warnings_are_the_commands_own_lines(tmp_path: Path) -> None:
+def test_the_referees_warnings_are_the_commands_own_lines(
+        tmp_path: Path, fault_bot: Callable[[str], Path]) -> None:
     """A bot that first says hello with a wrong token: the referee refuses
     that stream and warns. `arena play` prints the warning as its own line
     ("arena play: warning: ..."), where it was Python's bare last-resort
     line, and the match is played to its result."""
     from clihelp import cli
 
-    wrong = ROOT / "tests" / "bots" / "wrong_token"
+    wrong = fault_bot("wrong_token")
     done = cli("play", wrong, RANDOM, RANDOM, "--sandbox", "process", "--option", "max_deals=1")
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines() == [

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from testbots import fault_bot_copy
 
 from arena.cli import bot_check
 from arena.referee import FaultPolicy, MatchResult, MatchSpec, SeatResult, TimeControl, run_match
@@ -27,7 +28,6 @@ from arena.sandbox.botfile import BotSpec, load_bot
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
-BOTS = ROOT / "tests" / "bots"
 MARKER = "arena-fault-bot"          # in every fault bot's command line (bot.toml `run`)
 OFFENDER = 1
 
@@ -82,7 +82,7 @@ def play(
     startup: float = 15.0, deals: int = 2, bank: float = 10.0, per_move: float = 2.0,
     increment: float = 0.0,
 ) -> Outcome:
-    offender = load_bot(BOTS / name)
+    offender = load_bot(fault_bot_copy(name, tmp_path / "bots"))
     replay_path = tmp_path / "match.jsonl"
     result = run_match(MatchSpec(
         match_id=f"fault-{name}", bots=(random_bot, offender, random_bot), seed=5,

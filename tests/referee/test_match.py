@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -195,10 +196,11 @@ def test_arena_seed_does_not_give_the_deal_seed_away(random_bot: BotSpec, tmp_pa
 
     folder = tmp_path / "envbot"
     folder.mkdir()
-    random_script = Path(random_bot.path) / "bot.py"
+    # The random bot's script inside the folder: a sandboxed bot sees nothing beside it.
+    shutil.copy(Path(random_bot.path) / "bot.py", folder / "bot.py")
     (folder / "bot.toml").write_text(
         'name = "envbot"\nversion = "1"\nlanguage = "python"\n'
-        f'run = ["sh", "-c", "env; exec {sys.executable} {random_script}"]\n')
+        f'run = ["sh", "-c", "env; exec {sys.executable} bot.py"]\n')
     envbot = load_bot(folder)
     seed = 7_318_273_645_112_901  # long: no other number holds it by chance
     spec = _spec((envbot,) * 3, tmp_path, seed=seed, key="the-key")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -98,8 +99,8 @@ def test_the_greedy_sample_bot_passes_every_check() -> None:
 
 
 @pytest.mark.slow
-def test_an_illegal_bot_fails_the_legality_line_only() -> None:
-    code, lines = check(str(ROOT / "tests" / "bots" / "illegal"), *FAST)
+def test_an_illegal_bot_fails_the_legality_line_only(fault_bot: Callable[[str], Path]) -> None:
+    code, lines = check(str(fault_bot("illegal")), *FAST)
     assert code == 1
     fails = [line for line in lines if line.strip().startswith("FAIL")]
     assert len(fails) == 1 and "legality" in fails[0] and "bid 7 is not legal" in fails[0]
@@ -108,8 +109,8 @@ def test_an_illegal_bot_fails_the_legality_line_only() -> None:
 
 
 @pytest.mark.slow
-def test_a_bot_that_never_connects_fails_at_connect() -> None:
-    code, lines = check(str(ROOT / "tests" / "bots" / "wrong_token_only"), *FAST, "--startup", "5")
+def test_a_bot_that_never_connects_fails_at_connect(fault_bot: Callable[[str], Path]) -> None:
+    code, lines = check(str(fault_bot("wrong_token_only")), *FAST, "--startup", "5")
     assert code == 1
     fails = [line for line in lines if line.strip().startswith("FAIL")]
     assert len(fails) == 1 and "connect" in fails[0] and "did not connect" in fails[0]
@@ -119,8 +120,8 @@ def test_a_bot_that_never_connects_fails_at_connect() -> None:
 
 
 @pytest.mark.slow
-def test_a_crashing_bot_fails_at_finish() -> None:
-    code, lines = check(str(ROOT / "tests" / "bots" / "crash"), *FAST)
+def test_a_crashing_bot_fails_at_finish(fault_bot: Callable[[str], Path]) -> None:
+    code, lines = check(str(fault_bot("crash")), *FAST)
     assert code == 1
     fails = [line for line in lines if line.strip().startswith("FAIL")]
     # The referee sees either the exit or the stream closing first.

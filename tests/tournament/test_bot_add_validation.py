@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from clihelp import ROOT, cli
+from testbots import carry_plumbing
 
 RANDOM_B = ROOT / "tournaments" / "sample" / "random_b"
 
@@ -72,9 +73,7 @@ startup = 30.0
     silent = copy_bot(RANDOM_B, tmp_path / "silent", "silent")
     (silent / "bot.py").write_text("print('hello, I never connect')\n")
     illegal = copy_bot(ROOT / "tests" / "bots" / "illegal", tmp_path / "illegal", "illegal")
-    # In its own folder: a process-level bot run by root sees nothing of /tmp
-    # but its folder (docs/sandbox.md), so not a faultbot.py beside it.
-    shutil.copy(ROOT / "tests" / "bots" / "faultbot.py", illegal / "faultbot.py")
+    carry_plumbing(illegal)  # a sandboxed bot sees its own folder only (tests/testbots.py)
     for bot, reason in ((python4, "python4"), (silent, "connect"), (illegal, "legality")):
         proc = cli("bot", "add", folder, bot)
         assert proc.returncode == 2, (bot, proc.stdout, proc.stderr)

@@ -2,10 +2,8 @@
 be killed with the bot's process group), then exits mid-game."""
 
 import os
-import sys
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import subprocess
+import sys
 
 import faultbot as fb
 

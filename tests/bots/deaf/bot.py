@@ -5,11 +5,8 @@ bound (a bot that does not read is gone) without holding up the match.
 Its channel does not probe the bandwidth, so the window stays at gRPC's
 initial size and fills after some hundred requests."""
 
-import os
-import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import faultbot as fb
 
 # `responses` is never iterated: nothing is read.

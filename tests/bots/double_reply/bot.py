@@ -2,10 +2,7 @@
 answers nothing (a late reply), which is wasteful but no fault, however
 many decisions the match has."""
 
-import os
-import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import faultbot as fb
 
 conn: fb.Connection | None = None

@@ -2,10 +2,7 @@
 action has a bogus kind. Decision 3: a reply with neither action nor text.
 Then it plays legally: three malformed replies."""
 
-import os
-import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import faultbot as fb
 
 

@@ -1,10 +1,7 @@
 """Answers every decision with a well-formed action that is never legal
 (a bid of 7: bids are multiples of 5 from 100 on)."""
 
-import os
-import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import faultbot as fb
 
 

@@ -2,10 +2,8 @@
 default 200 kB): over the referee's per-message limit but under what the
 transport accepts, so the stream stays up. Then it plays legally."""
 
-import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import faultbot as fb
 
 SIZE = int(sys.argv[2]) if len(sys.argv) > 2 else 200_000

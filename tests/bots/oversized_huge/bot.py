@@ -2,10 +2,8 @@
 default 8 MiB): over what the referee's gRPC transport accepts at all,
 so the transport drops the stream: a disconnect."""
 
-import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import faultbot as fb
 
 SIZE = int(sys.argv[2]) if len(sys.argv) > 2 else 8 * 1024 * 1024

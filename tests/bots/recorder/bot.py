@@ -22,7 +22,6 @@ import random
 import struct
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import faultbot as fb
 
 out_path = sys.argv[2] if len(sys.argv) > 2 else ""

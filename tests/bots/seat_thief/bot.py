@@ -2,10 +2,7 @@
 second stream with its own token (reuse) and a third with a guessed token.
 Both must be refused, and its own game must go on untouched."""
 
-import os
-import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import faultbot as fb
 
 

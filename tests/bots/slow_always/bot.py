@@ -1,9 +1,6 @@
 """Sleeps far past the time limit on every decision."""
 
-import os
-import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import time
 
 import faultbot as fb

@@ -2,11 +2,8 @@
 bank) and then answers with an illegal action; logs the bank its next
 request shows, and plays its first legal action from then on."""
 
-import os
-import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import faultbot as fb
 
 

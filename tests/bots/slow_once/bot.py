@@ -4,10 +4,7 @@ decision 2 out, so the late reply surely arrives while the match runs; a
 timer could fire after a short match has ended). One timeout; the late reply
 names an old seq and must be dropped, not taken as the answer to decision 3."""
 
-import os
-import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import faultbot as fb
 
 conn = fb.Connection(fb.token())

@@ -1,10 +1,7 @@
 """Plays 2 decisions, then sends bytes that are no protobuf message at all
 (a length-delimited field claiming far more bytes than follow)."""
 
-import os
-import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import faultbot as fb
 
 

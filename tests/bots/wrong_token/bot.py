@@ -1,10 +1,7 @@
 """Says hello with a wrong token first (must be refused and change nothing),
 then connects with its own token and plays the whole match legally."""
 
-import os
-import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import faultbot as fb
 
 wrong = fb.token()[::-1] + "x"

@@ -1,9 +1,6 @@
 """Only ever says hello with wrong tokens: it never takes its seat."""
 
-import os
-import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import time
 
 import faultbot as fb

@@ -23,6 +23,19 @@ import sys
 from adversary import Adversary, main, report
 
 LIMIT = 65536  # bytes read of one file
+# Bytes read in all: the whole report is one log line, and a seat's log keeps
+# 1 MB (Limits.log_bytes); past that the line is cut and says nothing.
+TOTAL = 600_000
+
+
+def _public() -> tuple[str, ...]:
+    """The arena's own Python, shown to every bot where it lies (a checkout
+    under /tmp puts it in the bot's /tmp): the same files for every match,
+    so nothing in them can hold a match's seed."""
+    import arena
+
+    return tuple(os.path.realpath(p) + "/" for p in
+                 (sys.prefix, sys.base_prefix, os.path.dirname(arena.__file__)))
 
 
 def read(path: str) -> str:
@@ -34,19 +47,23 @@ def read(path: str) -> str:
 
 
 def walk(top: str, out: dict[str, str], budget: list[int]) -> None:
+    public = _public()
     for folder, dirs, files in os.walk(top):
-        dirs[:] = [d for d in dirs if d not in ("__pycache__",)]
+        dirs[:] = [d for d in dirs if d not in ("__pycache__",)
+                   and not (os.path.realpath(os.path.join(folder, d)) + "/").startswith(public)]
         out[folder + "/"] = " ".join(sorted(dirs + files))
         for name in files:
-            if budget[0] <= 0:
+            if budget[0] <= 0 or budget[1] <= 0:
                 return
             budget[0] -= 1
-            out[os.path.join(folder, name)] = read(os.path.join(folder, name))
+            text = read(os.path.join(folder, name))
+            budget[1] -= len(text)
+            out[os.path.join(folder, name)] = text
 
 
 def surroundings() -> dict[str, object]:
     files: dict[str, str] = {}
-    budget = [400]
+    budget = [400, TOTAL]  # files, bytes
     tops = [os.getcwd(), os.environ.get("HOME", ""), os.environ.get("TMPDIR", "")]
     if os.environ.get("ARENA_SANDBOX") != "process":  # its own private /tmp
         tops.append("/tmp")
