@@ -19,8 +19,8 @@ with the best mean value (perfect-information Monte Carlo):
 Values come from scoring.py: the totals a deal leaves, the target, the
 barrels and bolts. `work` is the number of simulated deals (and rollouts)
 per decision: a count, not a time, so the same seed gives the same play on
-any machine; `deadline` (a time.monotonic() value) only cuts a decision
-short if the machine is far slower than expected.
+any machine; `budget` (a `Budget`) only cuts a decision short if the
+machine is far slower than expected.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from fastplay import (
@@ -74,14 +75,37 @@ def _rng(seed: int, obs: Obs) -> random.Random:
     return random.Random(repr(key))
 
 
+@dataclass(frozen=True)
+class Budget:
+    """When a decision stops short of its `work`: after `cpu_s` seconds of
+    this process's CPU time, or at `wall_end` on the monotonic clock.
+
+    CPU time measures the work done, whatever else the machine runs, so a
+    busy machine does not cut decisions that an idle one completes: the same
+    ARENA_SEED gives the same play under any load (a tournament republishes
+    its table). The wall-clock end is the guard against the referee's clock,
+    set well past the CPU budget so only a machine many times busier than
+    expected reaches it."""
+
+    cpu_end: float
+    wall_end: float
+
+    @classmethod
+    def start(cls, cpu_s: float, wall_s: float) -> Budget:
+        return cls(time.process_time() + cpu_s, time.monotonic() + wall_s)
+
+    def late(self) -> bool:
+        return time.process_time() > self.cpu_end or time.monotonic() > self.wall_end
+
+
 class Context:
     """One decision: the rules, the observation, the sampler and the scorer."""
 
-    def __init__(self, rules: Rules, obs: Obs, work: int, seed: int, deadline: float) -> None:
+    def __init__(self, rules: Rules, obs: Obs, work: int, seed: int, budget: Budget) -> None:
         self.rules = rules
         self.obs = obs
         self.work = max(1, work)
-        self.deadline = deadline
+        self.budget = budget
         self.rng = _rng(seed, obs)
         self.me = int(obs["seat"])
         self.active = [int(s) for s in obs["active_seats"]]
@@ -94,7 +118,7 @@ class Context:
         self.sampler = Sampler(rules, obs)
 
     def late(self) -> bool:
-        return time.monotonic() > self.deadline
+        return self.budget.late()
 
     def deals(self, count: int) -> list[Deal]:
         out = []
@@ -446,7 +470,7 @@ def fallback(legal: Sequence[str]) -> str:
 
 
 def choose(rules: Rules, observation: Obs, legal_texts: Sequence[str], work: int = 200,
-           seed: int = 0, deadline: float | None = None, auction_work: int | None = None) -> str:
+           seed: int = 0, budget: Budget | None = None, auction_work: int | None = None) -> str:
     """One legal action, in RULES.md §7 notation, for this observation.
     `work` is the simulated deals of a card play; `auction_work` (default:
     `work`) those of every other decision: the bids, gives, contract and
@@ -463,7 +487,7 @@ def choose(rules: Rules, observation: Obs, legal_texts: Sequence[str], work: int
     try:
         ctx = Context(rules, observation,
                       work if "play" in heads or auction_work is None else auction_work, seed,
-                      deadline if deadline is not None else time.monotonic() + 60.0)
+                      budget if budget is not None else Budget.start(60.0, 60.0))
     except BeliefError:
         # A form the sampler does not cover (the 2-player forms): no search.
         plays = [t for t in legal if t.startswith("play ")]
