@@ -132,7 +132,7 @@ def check(
     whether the bot starts, connects, answers in time, plays legally and
     finishes. Exit status 0 when all is well, 1 otherwise."""
     from arena.cli.bot_check import CheckOptions, check_bot
-    from arena.cli.checks import rules_overrides
+    from arena.referee.rulechoice import rules_overrides
 
     overrides, problem = rules_overrides(option)
     options = CheckOptions(

@@ -5,19 +5,6 @@ from __future__ import annotations
 import math
 
 
-def rules_overrides(items: list[str] | None, where: str = "--option") -> tuple[list[tuple[str, object]], str]:
-    """`--option NAME=VALUE` items as (name, value) pairs, and what is wrong
-    ("" if nothing), named as `where` (the flag, or a web form's field). The
-    values stay text: the engine reads each option's type."""
-    out: list[tuple[str, object]] = []
-    for item in items or ():
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            return [], f"{where} {item!r}: expected NAME=VALUE"
-        out.append((name.strip(), value.strip()))
-    return out, ""
-
-
 def seconds_problem(option: str, value: float, *, zero_ok: bool = False) -> str:
     """What is wrong with a time option in seconds ("" if nothing): it must be
     finite and positive (or 0 with `zero_ok`). Written as `not x > 0` rather

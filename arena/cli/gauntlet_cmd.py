@@ -107,7 +107,8 @@ def gauntlet(
 ) -> None:
     """Play BOT against the others in duplicate sets until a sequential test
     (GSPRT on set scores) decides whether BOT is stronger; resumable."""
-    from arena.cli.checks import rules_overrides, seconds_problem
+    from arena.cli.checks import seconds_problem
+    from arena.referee.rulechoice import rules_overrides
     from arena.referee.spec import TimeControl
     from arena.tournament import gauntlet_run
     from arena.tournament.executors import ExecutorError, make_executor

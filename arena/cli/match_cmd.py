@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from arena.cli.checks import SEED_MAX, rules_overrides, seconds_problem
+from arena.cli.checks import SEED_MAX, seconds_problem
 from arena.cli.stopping import OneMatchStop
+from arena.referee.rulechoice import rules_overrides
 
 if TYPE_CHECKING:  # imported lazily at run time: the CLI starts often
     from arena.referee.spec import MatchResult, MatchSpec

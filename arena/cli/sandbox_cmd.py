@@ -42,11 +42,11 @@ def build_images(
 ) -> None:
     """Build the bot images arena-python:1, arena-node:1 and arena-shell:1 (sh, jq and awk
     for stdio bots, where this machine has them) from this machine's files (no network)."""
-    from arena.sandbox import SandboxError
+    from arena.sandbox import SandboxError, docker_level
     from arena.sandbox.images import ImageBuildError, build_all
 
     try:
-        built = build_all(force=force)
+        built = build_all(docker_level.client(), force=force)
     except (SandboxError, ImageBuildError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None

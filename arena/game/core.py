@@ -105,6 +105,9 @@ class Core:
     forced_seat: int | None
     stock: tuple[Card, ...]
     banks: tuple[tuple[Card, ...], ...]
+    # A deal was scored and the game goes on: the dispatcher (state.py)
+    # starts the next one after the action that ended it (scoring.settle).
+    next_deal: bool = False
 
     def clone(self) -> Core:
         new = Core.__new__(Core)

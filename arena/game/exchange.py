@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from arena.game import flow, scoring
+from arena.game import scoring
 from arena.game.actions import Action, Concede, Contract, Discard, Give, Take
 from arena.game.core import (
     BANK,
@@ -24,6 +24,7 @@ from arena.game.core import (
     take_action,
 )
 from arena.game.dealing import four_nines
+from arena.game.offers import MAX_REDEALS, offer_post_exchange
 
 
 def after_auction(c: Core) -> None:
@@ -113,8 +114,8 @@ def after_exchange(c: Core) -> None:
     if "four_nines_after_exchange" in c.rules.redeal and not c.horse_left:
         # RULES.md §3 Swedish: a hand with four 9s after the exchange may abandon the deal.
         seats = tuple(s for s in c.active if four_nines(c.hands[s]))
-        if seats and c.redeals < flow.MAX_REDEALS:
-            flow.offer_post_exchange(c, seats)
+        if seats and c.redeals < MAX_REDEALS:
+            offer_post_exchange(c, seats)
             return
     to_contract(c)
 

@@ -29,11 +29,8 @@ from arena.game.core import (
     put,
 )
 from arena.game.errors import IllegalActionError
+from arena.game.offers import MAX_REDEALS, offer_redeal
 from arena.game.rules import HAND_CONDITIONS
-
-# A safety valve: after this many redeals of one deal no more are offered
-# (redeal conditions are chance events, but a bot could ask forever).
-MAX_REDEALS = 50
 
 
 def reset_deal(c: Core) -> None:
@@ -166,17 +163,8 @@ def _step_offers(c: Core) -> str | None:
         return None
     c.pending = pending
     c.stage = "pre"
-    _offer_redeal(c)
+    offer_redeal(c)
     return "wait"
-
-
-def _offer_redeal(c: Core) -> None:
-    seat = c.pending[0]
-    c.pending = c.pending[1:]
-    c.phase = REDEAL
-    c.to_act = seat
-    # The holder sees its hand to decide; publicly nothing happened (RULES.md §6).
-    c.peeked = put(c.peeked, seat, True)
 
 
 def _step_lottery(c: Core) -> str | None:
@@ -232,7 +220,7 @@ def apply_redeal(c: Core, action: Action) -> None:
         redeal(c)
         return
     if c.pending:
-        _offer_redeal(c)
+        offer_redeal(c)
     elif c.stage == "post":
         exchange.to_contract(c)
     else:
@@ -259,12 +247,6 @@ def without_offers(c: Core, seat: int) -> Core:
         else:
             apply_lottery(p, PASS)
     return p
-
-
-def offer_post_exchange(c: Core, seats: tuple[int, ...]) -> None:
-    c.pending = seats
-    c.stage = "post"
-    _offer_redeal(c)
 
 
 def legal_blind(c: Core) -> tuple[Action, ...]:

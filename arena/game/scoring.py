@@ -4,7 +4,6 @@ horse; §4 sitting dealer, lottery)."""
 
 from __future__ import annotations
 
-from arena.game import flow
 from arena.game.core import GAME_OVER, Core, put
 from arena.game.records import DealRecord
 
@@ -179,7 +178,9 @@ def settle(
     c.deals = c.deals + (record,)
     if _check_end(c, record) or not next_deal:
         return
-    flow.start_next_deal(c)
+    # Started by the dispatcher (state.py), which sits above every phase:
+    # the end of a deal does not call back into the deal's start (flow.py).
+    c.next_deal = True
 
 
 def _sud(c: Core, old: tuple[int, ...], new: list[int], notes: list[str], made: bool) -> None:

@@ -174,6 +174,9 @@ class GameState:
                 )
         new = c.clone()
         _APPLY[c.phase](new, action)
+        if new.next_deal:
+            new.next_deal = False
+            flow.start_next_deal(new)
         return GameState(new)
 
     def observation(self, seat: int) -> Observation:

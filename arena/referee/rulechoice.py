@@ -1,6 +1,11 @@
 """Which rules a match plays, and the errors of a spec that cannot be played.
 
     rules = build_rules(spec)   # RulesChoiceError names the part that is wrong
+    pairs, problem = rules_overrides(["max_deals=3"], "--option")
+
+`rules_overrides` reads the options a person typed (a command's --option,
+a lobby form's field) for MatchSpec.rules_options; the command line and the
+web app both use it.
 """
 
 from __future__ import annotations
@@ -39,3 +44,15 @@ def build_rules(spec: MatchSpec) -> Rules:
             f"the rules need {rules.players} players, the match has {len(spec.bots)} bots", "players")
     return rules
 
+
+def rules_overrides(items: list[str] | None, where: str = "--option") -> tuple[list[tuple[str, object]], str]:
+    """`--option NAME=VALUE` items as (name, value) pairs, and what is wrong
+    ("" if nothing), named as `where` (the flag, or a web form's field). The
+    values stay text: the engine reads each option's type."""
+    out: list[tuple[str, object]] = []
+    for item in items or ():
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            return [], f"{where} {item!r}: expected NAME=VALUE"
+        out.append((name.strip(), value.strip()))
+    return out, ""

@@ -349,11 +349,10 @@ def build(recipe: Recipe, stable_tag: str, client: Any, force: bool = False) -> 
     return full
 
 
-def build_all(client: Any = None, force: bool = False) -> dict[str, str]:
-    """Build (or confirm) every bot image; stable tag -> content tag."""
-    from arena.sandbox import docker_level
-
-    client = client or docker_level.client()
+def build_all(client: Any, force: bool = False) -> dict[str, str]:
+    """Build (or confirm) every bot image with the docker SDK `client`
+    (docker_level.client(): the level runs the images, this module only
+    builds them); stable tag -> content tag."""
     built = {PYTHON_IMAGE: build(python_recipe(), PYTHON_IMAGE, client, force)}
     if shutil.which("node") is not None:
         built[NODE_IMAGE] = build(node_recipe(), NODE_IMAGE, client, force)

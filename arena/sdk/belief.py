@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from arena.game.actions import Action
@@ -52,6 +51,7 @@ from arena.game.dealing import hand_condition
 from arena.game.rules import HAND_CONDITIONS, Rules
 from arena.game.state import GameState
 from arena.sdk import sampled_state
+from arena.sdk.deal import Deal
 from arena.sdk.history import PlayRecord, field, plays
 from arena.sdk.placing import Places as _Places
 from arena.sdk.placing import weighted as _weighted
@@ -69,22 +69,6 @@ def rules_from_pb(msg: Any) -> Rules:
 
 class BeliefError(ValueError):
     """No deal could be sampled for this observation (or the form is not supported)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Deal:
-    """One sampled deal at the observed point.
-
-    `hands`: every seat's cards now; `talon`: the cards still face down in
-    the talon (empty once taken); `dealt_talon`: the talon as dealt;
-    `given`: every give (from, to, card) with its card; `discarded`: the
-    declarer's discards (exchange = discard)."""
-
-    hands: tuple[tuple[Card, ...], ...]
-    talon: tuple[Card, ...]
-    dealt_talon: tuple[Card, ...]
-    given: tuple[tuple[int, int, Card], ...]
-    discarded: tuple[Card, ...]
 
 
 _PARTNER = {c: Card(c.suit, Rank.QUEEN if c.rank is Rank.KING else Rank.KING)

@@ -7,7 +7,7 @@ observation fails to re-play."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from arena.game.actions import (
     Action,
@@ -25,10 +25,8 @@ from arena.game.actions import (
 from arena.game.cards import Card
 from arena.game.rules import Rules
 from arena.game.state import GameState, game_at_deal
+from arena.sdk.deal import Deal
 from arena.sdk.history import PlayRecord
-
-if TYPE_CHECKING:
-    from arena.sdk.belief import Deal
 
 
 def history(rules: Rules, obs: Mapping[str, Any], declarer: int | None,

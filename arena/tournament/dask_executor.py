@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from arena.referee.spec import MatchSpec
 from arena.tournament import cpus
 from arena.tournament.deal_gate import DealGate
-from arena.tournament.executors import (
+from arena.tournament.worker import (
     ExecutorError,
     Outcome,
     Runner,

@@ -1,6 +1,7 @@
 """Where matches are played: a local process pool (here) or a Dask cluster
-(dask_executor.py), and what both share: the Executor protocol, the outcome
-of a match, and how a worker process starts, stops and leaves with its parent.
+(dask_executor.py), `make_executor` choosing; what both share (the Executor
+protocol, the outcome of a match, how a worker process starts, stops and
+leaves with its parent) is worker.py, imported from here as before.
 
 A match is one task: `runner(MatchSpec) -> MatchResult`, a module-level
 function (by default `arena.referee.run_match`), so it pickles by reference.
@@ -11,270 +12,41 @@ completion order; the coordinator makes the outcome independent of it.
 from __future__ import annotations
 
 import contextlib
-import importlib
-import io
 import logging
 import multiprocessing
 import os
 import signal
-import threading
-import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
 from multiprocessing import resource_tracker
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 from arena.referee.spec import MatchResult, MatchSpec
-from arena.sandbox.process import live_processes
 from arena.tournament import cpus
 from arena.tournament.deal_gate import DealGate
+from arena.tournament.worker import (
+    TEARDOWN_GRACE,
+    Executor,
+    ExecutorError,
+    Outcome,
+    Runner,
+    _error_text,
+    _play_one,
+    _quiet_stop,
+    _sigint_held,
+    _start_worker,
+    _warm_up,
+    cores,
+    default_runner,
+)
+
+__all__ = [
+    "TEARDOWN_GRACE", "Executor", "ExecutorError", "LocalPool", "Outcome", "Runner", "_quiet_stop",
+    "_sigint_held", "cores", "default_runner", "make_executor",
+]
 
 log = logging.getLogger("arena.tournament")
-Runner = Callable[[MatchSpec], MatchResult]
-A = TypeVar("A")
-R = TypeVar("R")
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """A played match, or why it could not be played (an arena error, not a bot fault)."""
-
-    match_id: str
-    result: MatchResult | None
-    error: str = ""
-
-
-class Executor(Protocol):
-    workers: int
-
-    def warm(self) -> None: ...
-
-    def play(self, specs: Iterable[MatchSpec]) -> Iterator[Outcome]: ...
-    def close(self) -> None: ...
-
-
-def default_runner() -> Runner:
-    from arena.referee import run_match
-
-    return run_match
-
-
-def cores() -> int:
-    return max(1, len(cpus.available()))
-
-
-def _error_text(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0] if text else ''}".rstrip(": ")
-
-
-def _warm_up(module: str) -> int:
-    """Import the runner's module in a worker (so a benchmark times matches only)."""
-    importlib.import_module(module)
-    return os.getpid()
-
-
-def _take_slot(slots: Any) -> None:
-    """Worker initializer: pin this worker to the next free CPU slot."""
-    cpus.pin(slots.get())
-
-
-def _start_worker(parent: int, slots: Any = None) -> None:
-    """Local pool worker initializer: take the next free CPU slot (if slots
-    are on), leave when the coordinator is gone (a killed coordinator never
-    shuts its pool down: an orphan would wait forever), and on SIGTERM (what
-    a broken pool sends its other workers) stop the match's bots and leave."""
-    if slots is not None:
-        _take_slot(slots)
-    _leave_the_terminal()
-    _exit_with_parent(parent)
-    signal.signal(signal.SIGTERM, _on_sigterm)
-
-
-def _exit_with_parent(parent: int) -> None:
-    """In a pool's worker process (the Dask worker's match process, a local
-    pool worker): leave when `parent` is gone (a parent that is killed never
-    shuts its pool down; an orphan would wait forever), stopping the bots of
-    the match being played (_leave)."""
-    # _leave stops the match with SIGINT. A coordinator started as a
-    # background job (CI, nohup, `&`) has SIGINT ignored, and its spawned
-    # workers inherit that: the match would then run on until the grace
-    # period, and be killed without its teardown (bots, replay part file).
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        _quiet_stop()  # no run is left to print for: its terminal is not this worker's
-        _leave()
-
-    threading.Thread(target=watch, name="exit-with-worker", daemon=True).start()
-
-
-def _leave_the_terminal() -> None:
-    """Move this worker out of the terminal's foreground process group. A
-    Ctrl-C then reaches the coordinator only, which stops each worker in
-    order (terminate_workers): delivered to every process at once, it broke
-    into workers still importing (tracebacks) and into matches in their
-    teardown (grpc's "Exception ignored in Server.__del__"), all printed on
-    the terminal. The worker started with SIGINT blocked (_sigint_held); one
-    that came before the move is dropped (SIG_IGN discards a pending signal)."""
-    os.setpgid(0, 0)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-
-# Signals whose Python handlers a hold defers (the CLI's: KeyboardInterrupt
-# on Ctrl-C, its SIGTERM handler).
-_DEFERRED = (signal.SIGINT, signal.SIGTERM)
-
-
-@contextlib.contextmanager
-def _sigint_held() -> Iterator[None]:
-    """Start pool processes and threads inside this: SIGINT is blocked in the
-    calling thread, and a Ctrl-C or SIGTERM that comes meanwhile is acted on
-    when the hold ends, never in the middle of it.
-
-    The mask: processes and threads started here inherit it. A worker
-    booting with SIGINT blocked waits until it has left the terminal's
-    process group (_leave_the_terminal), and a helper thread of the
-    coordinator (a pool's queue feeder, its manager thread) never takes a
-    SIGINT, so the kernel delivers it to the main thread: there, Python's
-    handler runs at once, even while the main thread waits for results (a
-    signal taken by another thread would wake the main thread only when a
-    match came back, which can take minutes).
-
-    The deferral: a blocked signal can still be taken by another thread,
-    and Python then runs its handler in the main thread at any instruction.
-    Raised in the middle of starting a worker (between the spawn and the
-    write of its preparation data), KeyboardInterrupt left that worker
-    reading a closed pipe, and it printed `EOFError: Ran out of input` on
-    the terminal. So while the hold lasts the handlers only take note; the
-    first signal that came is handed to its real handler as the hold ends."""
-    came: list[tuple[int, Any]] = []
-    handlers: dict[int, Any] = {}
-    if threading.current_thread() is threading.main_thread():
-        for wanted in _DEFERRED:
-            handler = signal.getsignal(wanted)
-            if callable(handler):  # a Python handler (not SIG_IGN / SIG_DFL)
-                handlers[wanted] = handler
-                signal.signal(wanted, lambda s, frame: came.append((s, frame)))
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        for held, handler in handlers.items():
-            signal.signal(held, handler)  # runs the note-takers for what is pending first
-        # A SIGINT pending on the process is delivered here, to the real handler.
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
-        if came:
-            first, frame = came[0]
-            handlers[first](first, frame)
-
-
-class _StderrToLog(io.TextIOBase):
-    """sys.stderr of a worker being stopped: what is written goes to the log."""
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, text: str) -> int:
-        if text.strip():
-            log.debug("worker stopping: %s", text.rstrip())
-        return len(text)
-
-
-def _quiet_stop() -> None:
-    """Once this worker is being stopped, what Python can only report (a
-    grpc server collected after its event loop closed, a coroutine the
-    cancelled teardown never awaited) goes to the log, not to the terminal
-    it shares with the coordinator's last line.
-
-    So does sys.stderr: the stop raises KeyboardInterrupt in the worker's
-    main thread (_leave), and where it lands outside the match (the pool's
-    own loop, between two tasks or while it pickles the match's end for the
-    coordinator), multiprocessing prints it with a traceback ("Process
-    SpawnProcess-1: ..."). The logging handlers keep the stream they were
-    made with (the last resort's too): the match's errors still show."""
-    import sys
-    import warnings
-
-    def to_log(unraisable: sys.UnraisableHookArgs) -> None:
-        log.debug("worker stopping: %s in %r: %s", unraisable.err_msg or "exception ignored",
-                  unraisable.object, unraisable.exc_value)
-
-    sys.unraisablehook = to_log
-    if not isinstance(sys.stderr, _StderrToLog):  # the first call has the real stream
-        # Python's handler of last resort (no logging set up in a worker) writes
-        # to whatever sys.stderr is: given the real one, errors still show.
-        last_resort = logging.StreamHandler(sys.stderr)
-        last_resort.setLevel(logging.WARNING)
-        logging.lastResort = last_resort
-        sys.stderr = _StderrToLog()
-    warnings.filterwarnings("ignore", category=RuntimeWarning)
-    # grpc's poller thread can still call into the closed loop of the match
-    # it was serving ("Exception in callback PollerCompletionQueue...").
-    logging.getLogger("asyncio").setLevel(logging.CRITICAL)
-    # The match's own warnings while it is torn down (a bot started as the
-    # stop came, found parentless by its seat's gate: "refused a connection
-    # on seat 0's socket") say nothing about the run; errors still show.
-    logging.disable(logging.WARNING)
-
-
-_STOPPING = False  # this worker was told to stop: it starts no further match
-
-
-def _play_one(runner: Runner, spec: MatchSpec) -> MatchResult:
-    """A pool task: one match, unless the worker is stopping (a match already
-    handed to it when the stop came would start bots only to lose them)."""
-    if _STOPPING:
-        os._exit(1)
-    return runner(spec)
-
-
-def _on_sigterm(signum: int, frame: Any) -> None:
-    global _STOPPING
-    if _STOPPING:
-        # The stop is under way. Acted on again, a second _leave raised a
-        # second KeyboardInterrupt into the teardown of the first (CI: in
-        # the pool's formatting of the first one's traceback, printed).
-        return
-    _STOPPING = True
-    _quiet_stop()
-    if not _children():
-        os._exit(1)  # no match running: nothing to stop
-    threading.Thread(target=_leave, name="arena-leave", daemon=True).start()
-
-
-# How long a match being torn down (SIGINT in the worker: the referee stops
-# its bots as on Ctrl-C) may take before what is left is killed outright.
-TEARDOWN_GRACE = 10.0
-
-
-def _children() -> list[int]:
-    """Live children of this process, from /proc: the bots of the match it
-    plays (each leads a process group of its own)."""
-    me = os.getpid()
-    return [pid for pid, ppid, _ in live_processes() if ppid == me]
-
-
-def _leave() -> None:
-    """Exit this worker process, stopping its match's bots first: SIGINT to
-    the main thread (the referee's asyncio.run cancels the match, whose
-    teardown stops the bots); whatever still runs after TEARDOWN_GRACE is
-    killed. Called from a thread."""
-    if _children():
-        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
-        end = time.monotonic() + TEARDOWN_GRACE
-        while _children() and time.monotonic() < end:
-            time.sleep(0.1)
-        for pid in _children():
-            for kill in (os.killpg, os.kill):
-                with contextlib.suppress(OSError):
-                    kill(pid, signal.SIGKILL)
-    os._exit(1)
 
 
 class LocalPool:
@@ -384,10 +156,6 @@ class LocalPool:
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
-
-
-class ExecutorError(RuntimeError):
-    """An executor cannot be started (for example no Dask scheduler answers)."""
 
 
 def make_executor(kind: str, workers: int, dask_address: str = "",

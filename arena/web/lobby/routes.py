@@ -48,7 +48,7 @@ def _is_creator(request: Request, game: LobbyGame) -> bool:
 
 def parse_options(text: str) -> dict[str, object]:
     """`NAME=VALUE` per line or comma, as `arena play --option`; GameError naming the bad one."""
-    from arena.cli.checks import rules_overrides
+    from arena.referee.rulechoice import rules_overrides
 
     items = [p.strip() for line in text.splitlines() for p in line.split(",") if p.strip()]
     overrides, problem = rules_overrides(items, where="options")
