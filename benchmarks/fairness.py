@@ -50,10 +50,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from arena.manifest import BotSpec
 from arena.referee import GameLoop, MatchSpec, TimeControl, pondering, run_match
 from arena.referee.spec import MatchResult
 from arena.sandbox import available_levels, freezer
-from arena.sandbox.botfile import BotSpec, load_bot
+from arena.sandbox.botfile import load_bot
 
 ROOT = Path(__file__).resolve().parent
 BOTS = ROOT / "fairness_bots"

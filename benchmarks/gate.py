@@ -1,4 +1,4 @@
-"""What the referee's gate (arena/referee/gate.py) costs per round trip.
+"""What the referee's gate (arena/referee/socket_gate.py) costs per round trip.
 
     .venv/bin/python benchmarks/gate.py [--rounds R] [--exchanges N] [--style sync|aio]
 
@@ -28,7 +28,7 @@ import time
 
 import grpc
 
-from arena.referee.gate import Gate, GateEvents
+from arena.referee.socket_gate import Gate, GateEvents
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ASK, ANSWER = 575, 17  # bytes: benchmarks/referee.py's mean request and reply

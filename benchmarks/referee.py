@@ -76,9 +76,10 @@ os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
 import grpc
 
 from arena.game import Rules, new_game
+from arena.manifest import BotSpec
 from arena.referee import GameLoop, Match, build_rules, events
 from arena.referee.spec import MatchResult, MatchSpec, TimeControl
-from arena.sandbox.botfile import BotSpec, load_bot
+from arena.sandbox.botfile import load_bot
 from arena.wire import codec
 from arena.wire.codec import pb
 

@@ -25,9 +25,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from arena.manifest import BotSpec
 from arena.referee import MatchSpec, TimeControl, run_match
 from arena.sandbox import available_levels, launch
-from arena.sandbox.botfile import BotSpec, load_bot
+from arena.sandbox.botfile import load_bot
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM_BOT = ROOT / "sample_bots" / "random"

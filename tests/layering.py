@@ -20,7 +20,7 @@ from pathlib import Path
 
 # Lowest first. A package imports only packages of the layers below its own.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("game",),
+    ("game", "manifest"),
     ("wire",),
     ("sandbox", "sdk", "bridge"),
     ("referee",),

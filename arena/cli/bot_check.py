@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING
 
 from arena.cli.safelog import escape_controls
 from arena.cli.stopping import OneMatchStop
-from arena.referee.secrecy import new_key, public_id
+from arena.manifest import BotSpec
+from arena.referee.bot_seed import new_key, public_id
 from arena.referee.spec import (
     STREAM_GONE,
     FaultPolicy,
@@ -35,7 +36,7 @@ from arena.referee.spec import (
     TimeControl,
 )
 from arena.referee.transcript import mixed_levels_note
-from arena.sandbox.botfile import BotFileError, BotSpec, load_bot, missing_program
+from arena.sandbox.botfile import BotFileError, load_bot, missing_program
 from arena.sandbox.levels import fallback_note
 
 if TYPE_CHECKING:

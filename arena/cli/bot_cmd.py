@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from arena.cli.bot_check import CheckOptions
-    from arena.sandbox.botfile import BotSpec
+    from arena.manifest import BotSpec
     from arena.tournament.config import TournamentConfig
     from arena.tournament.store import BotRow
 

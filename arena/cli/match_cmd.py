@@ -73,8 +73,8 @@ def play(
 ) -> None:
     """Run one match between bots and print the deal-by-deal summary and the result."""
     from arena.cli.safelog import escape_controls
+    from arena.referee.bot_seed import new_key, public_id
     from arena.referee.match import MatchSetupError, RulesChoiceError, build_rules
-    from arena.referee.secrecy import new_key, public_id
     from arena.referee.spec import MatchSpec, TimeControl
     from arena.referee.transcript import result_lines
     from arena.sandbox.botfile import BotFileError, inside_bot_problem, load_bot

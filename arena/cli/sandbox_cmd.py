@@ -21,7 +21,7 @@ def levels() -> None:
         detail = ""
         if level == "docker" and level in have:
             from arena.sandbox import docker_level
-            from arena.sandbox.images import NODE_IMAGE, PYTHON_IMAGE, SHELL_IMAGE
+            from arena.sandbox.base_images import NODE_IMAGE, PYTHON_IMAGE, SHELL_IMAGE
 
             imgs = [i for i in (PYTHON_IMAGE, NODE_IMAGE, SHELL_IMAGE) if docker_level.image_present(i)]
             detail = f" (images: {', '.join(imgs) or 'none; run `arena sandbox build-images`'})"
@@ -43,7 +43,7 @@ def build_images(
     """Build the bot images arena-python:1, arena-node:1 and arena-shell:1 (sh, jq and awk
     for stdio bots, where this machine has them) from this machine's files (no network)."""
     from arena.sandbox import SandboxError, docker_level
-    from arena.sandbox.images import ImageBuildError, build_all
+    from arena.sandbox.base_images import ImageBuildError, build_all
 
     try:
         built = build_all(docker_level.client(), force=force)

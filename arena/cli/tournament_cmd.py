@@ -36,9 +36,9 @@ def new(
     """Write a commented example tournament.toml into FOLDER, copying each
     --bot folder into FOLDER/sources/ (the tournament folder is then
     self-contained: it can be moved or copied and runs the same)."""
+    from arena.manifest import BotSpec
     from arena.sandbox.botfile import (
         BotFileError,
-        BotSpec,
         inside_bot_problem,
         load_bot,
         missing_program,

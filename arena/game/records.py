@@ -1,4 +1,5 @@
-"""The record of one finished deal (mirrors arena.referee.spec.DealSummary)."""
+"""The record of one finished deal: the engine's, and the same value in a
+match's result, its replay and a tournament's store (arena.referee.spec)."""
 
 from __future__ import annotations
 

@@ -20,6 +20,7 @@ events.py (what each seat is told), replay.py (the JSON Lines replay and
 re-playing it), spec.py (the values in and out).
 """
 
+from arena.game.records import DealRecord
 from arena.referee.loop import GameLoop
 from arena.referee.match import Match, play_match, run_match
 from arena.referee.memory import (
@@ -43,7 +44,7 @@ from arena.referee.spec import (
 )
 
 __all__ = [
-    "DealSummary", "FaultPolicy", "GameLoop", "Match", "MatchResult", "MatchSetupError", "MatchSpec",
+    "DealRecord", "DealSummary", "FaultPolicy", "GameLoop", "Match", "MatchResult", "MatchSetupError", "MatchSpec",
     "MemorySeat", "MemoryWriter", "Posted", "RulesChoiceError", "Seat", "SeatResult", "StandIn",
     "TimeControl", "build_rules", "first_legal", "in_memory", "memory_seats", "play_match", "run_match",
 ]

@@ -28,9 +28,9 @@ from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from arena.manifest import BotSpec
 from arena.sandbox import freezer
 from arena.sandbox.api import SandboxError
-from arena.sandbox.botfile import BotSpec
 
 # bot.run of a hosted seat: the marker, then the host's key.
 _MARK = "arena:hosted"

@@ -12,10 +12,10 @@ import signal
 import time
 from collections.abc import Mapping
 
+from arena.manifest import BotSpec
 from arena.referee.hosted import HOSTED_LEVEL, hosted_key, start_hosted
 from arena.sandbox import launch, resolve_level
 from arena.sandbox.api import BotHandle, Limits
-from arena.sandbox.botfile import BotSpec
 from arena.sandbox.process import live_processes
 
 

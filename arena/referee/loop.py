@@ -3,7 +3,7 @@ every seat what it may know of it (events.py), record it (replay.py).
 
     loop = GameLoop(rules, seed, seats, policy=spec.fault_policy)
     final = await loop.play()          # the engine's GameState at the end
-    loop.deals                         # one DealSummary per finished deal
+    loop.deals                         # the engine's DealRecord of each finished deal
 
 `GameLoop` plays over any seats (seats.Seat): the match (match.py) hands it
 seats whose streams are gRPC streams to bot processes; memory.py's seats
@@ -22,13 +22,14 @@ from typing import Any
 
 from arena.game import Rules, new_game
 from arena.game.actions import Action, Bid, Pass, Play
+from arena.game.records import DealRecord
 from arena.referee.decide import Decider
 from arena.referee.events import after_events, completed_trick, public_events, seat_events
-from arena.referee.messages import broadcast_deal, deal_pb, deal_summary
+from arena.referee.messages import broadcast_deal, deal_pb
 from arena.referee.pondering import Pacer
 from arena.referee.replay import ReplayWriter
 from arena.referee.seats import Seat
-from arena.referee.spec import DealSummary, FaultPolicy
+from arena.referee.spec import FaultPolicy
 from arena.wire import codec
 
 # Actions whose text is public and that reveal nothing private to anyone.
@@ -63,7 +64,7 @@ class GameLoop:
         self.pacer = pacer if pacer is not None else Pacer(self.seats, pondering=True)
         self.decider = Decider(policy if policy is not None else FaultPolicy(), self.pacer)
         self.replay = replay if replay is not None else ReplayWriter("")
-        self.deals: list[DealSummary] = []
+        self.deals: list[DealRecord] = []
         self.n_actions = 0
 
     async def decide(self, seat: Seat, obs: Mapping[str, Any] | None,
@@ -185,7 +186,7 @@ class GameLoop:
                     seat_events(before, after, s.index, actor, action, trick)))
             deals = game.deals
             while n_deals < len(deals):
-                summary = deal_summary(deals[n_deals], len(self.deals) + 1)
+                summary = deals[n_deals]
                 n_deals += 1
                 self.deals.append(summary)
                 self.replay.write({"type": "deal", **asdict(summary)})

@@ -6,7 +6,7 @@
 Flow: a grpc.aio server on a fresh unix socket in a private 0700 temp folder
 (or 127.0.0.1 TCP); one random single-use token per seat; every bot started
 (arena.sandbox via referee.launch) with ARENA_ADDRESS / ARENA_TOKEN /
-ARENA_SEED (secrecy.py: nothing a bot gets derives from the deal seed); the game is played decision by decision; every bot process
+ARENA_SEED (bot_seed.py: nothing a bot gets derives from the deal seed); the game is played decision by decision; every bot process
 group is killed at the end, whatever happens.
 
 Faults (spec.FAULT_KINDS) never raise out of here:
@@ -38,8 +38,8 @@ from dataclasses import asdict
 from typing import Any
 
 from arena.game import Rules
+from arena.referee.bot_seed import bot_seed, new_key
 from arena.referee.decide import default_action, stop_bot
-from arena.referee.gate import Gate, GateEvents
 from arena.referee.launch import seat_level, start_bot
 from arena.referee.loop import GameLoop
 from arena.referee.messages import PROTOCOL_VERSION, send_match_end, send_match_start
@@ -47,8 +47,8 @@ from arena.referee.pondering import Pacer
 from arena.referee.replay import REPLAY_VERSION, ReplayWriter
 from arena.referee.rulechoice import MatchSetupError, RulesChoiceError, build_rules
 from arena.referee.seats import DISCONNECTED, Seat
-from arena.referee.secrecy import bot_seed, new_key
 from arena.referee.server import RefereeService, Refusals, start_server, stop_server
+from arena.referee.socket_gate import Gate, GateEvents
 from arena.referee.spec import MatchResult, MatchSpec, SeatResult, sandbox_warning
 from arena.sandbox.api import SandboxError, SandboxUnavailable
 
@@ -96,7 +96,7 @@ class Match:
     def __init__(self, spec: MatchSpec, rules: Rules, loop_factory: LoopFactory = GameLoop) -> None:
         self.spec = spec
         self.rules = rules
-        self.key = spec.key or new_key()  # never the deal seed (secrecy.py)
+        self.key = spec.key or new_key()  # never the deal seed (bot_seed.py)
         self.policy = spec.fault_policy
         self.seats = [
             Seat(i, bot, secrets.token_urlsafe(24), spec.seat_time_control(i))
@@ -123,7 +123,7 @@ class Match:
 
     def _private(self, seat: Seat) -> bool:
         """No bot but this seat's can reach its gRPC server: its gate admits
-        only this seat's processes (gate.py), and no other bot can enter the
+        only this seat's processes (socket_gate.py), and no other bot can enter the
         folder of the gates' inner sockets: other bots are confined (bwrap,
         docker, or the process level in a mount namespace of its own,
         docs/sandbox.md). TCP ports are open to every local process."""

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import Any
 
 from arena.game import Rules
+from arena.game.records import DealRecord
 from arena.referee.seats import Seat
-from arena.referee.spec import DealSummary, MatchResult
+from arena.referee.spec import MatchResult
 from arena.wire import codec
 from arena.wire.codec import pb
 
@@ -71,27 +71,7 @@ async def send_match_end(seats: Sequence[Seat], result: MatchResult) -> None:
     await asyncio.gather(*(s.flush() for s in seats))
 
 
-def deal_summary(rec: Any, number: int) -> DealSummary:
-    """spec.DealSummary from one record of the engine's `game.deals`."""
-    def get(name: str, default: Any = None) -> Any:
-        if isinstance(rec, dict):
-            return rec.get(name, default)
-        return getattr(rec, name, default)
-
-    declarer = get("declarer")
-    notes = get("notes", ()) or ()
-    return DealSummary(
-        deal_number=int(get("deal_number", number) or number), dealer=int(get("dealer", 0)),
-        declarer=None if declarer is None else int(declarer), bid=int(get("bid", 0) or 0),
-        contract=int(get("contract", 0) or 0), made=bool(get("made", False)),
-        deal_scores=tuple(int(x) for x in get("deal_scores", ()) or ()),
-        changes=tuple(int(x) for x in get("changes", ()) or ()),
-        totals=tuple(int(x) for x in get("totals", ()) or ()),
-        notes=tuple(str(n) for n in notes),
-    )
-
-
-def deal_pb(d: DealSummary) -> pb.DealResult:
+def deal_pb(d: DealRecord) -> pb.DealResult:
     msg = pb.DealResult(
         deal_number=d.deal_number, dealer=d.dealer, bid=d.bid, contract=d.contract, made=d.made,
         deal_scores=d.deal_scores, changes=d.changes, totals=d.totals, notes=d.notes,

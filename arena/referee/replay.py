@@ -7,7 +7,7 @@ Records, one JSON object per line, each with a `type`:
            fault_policy, transport, sandbox (level per seat)
   action   n (0-based), deal, seat, action (RULES.md §7 text), time (s),
            fault (null or kind), note (the fault's line, if any)
-  deal     one finished deal (spec.DealSummary fields)
+  deal     one finished deal (the fields of arena.game.records.DealRecord)
   refused  a refused connection (reason; seat: whose listener refused it)
   result   finish, totals, places, statuses, faults per seat, reason, duration
 

@@ -20,6 +20,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from arena.manifest import BotSpec
 from arena.referee.spec import (
     FAULT_KINDS,
     GONE_STALLED,
@@ -28,7 +29,6 @@ from arena.referee.spec import (
     TimeControl,
 )
 from arena.sandbox.api import BotHandle
-from arena.sandbox.botfile import BotSpec
 from arena.wire import codec
 
 log = logging.getLogger("arena.referee")

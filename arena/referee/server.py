@@ -209,7 +209,7 @@ async def start_server(
     service: RefereeService, transport: str, socket_dir: str, name: str = "referee.sock"
 ) -> tuple[grpc.aio.Server, str]:
     """Start one seat's server; returns it and its address ("unix:<socket_dir>/<name>"
-    or "127.0.0.1:<port>"). A match puts a gate (gate.py) in front of a unix one."""
+    or "127.0.0.1:<port>"). A match puts a gate (socket_gate.py) in front of a unix one."""
     server = grpc.aio.server(options=[
         ("grpc.max_receive_message_length", TRANSPORT_LIMIT),
         ("grpc.max_send_message_length", SEND_LIMIT),

@@ -11,9 +11,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from arena.game.records import DealRecord
+from arena.manifest import BotSpec
 from arena.referee.hosted import HOSTED_LEVEL
 from arena.sandbox.api import Limits
-from arena.sandbox.botfile import BotSpec
 
 FaultMode = Literal["strike", "forfeit"]
 SeatStatus = Literal["ok", "forfeit"]
@@ -74,7 +75,7 @@ class MatchSpec:
     # Seats with a time control of their own, (seat, control): a person's
     # seat is given minutes where bots get a second (arena/web/human).
     seat_time: tuple[tuple[int, TimeControl], ...] = ()
-    # The secret the bots' ARENA_SEEDs are made from (referee/secrecy.py);
+    # The secret the bots' ARENA_SEEDs are made from (referee/bot_seed.py);
     # "" = a fresh random one for this match (the bots' randomness then
     # does not repeat with the seed).
     key: str = ""
@@ -111,18 +112,9 @@ class SeatResult:
     cpu_max: float | None = None
 
 
-@dataclass(frozen=True)
-class DealSummary:
-    deal_number: int
-    dealer: int
-    declarer: int | None
-    bid: int
-    contract: int
-    made: bool
-    deal_scores: tuple[int, ...]
-    changes: tuple[int, ...]
-    totals: tuple[int, ...]
-    notes: tuple[str, ...] = ()
+# One finished deal of a match: the engine's own record (arena.game.records),
+# passed on as it is; `DealSummary` is its former name here.
+DealSummary = DealRecord
 
 
 @dataclass(frozen=True)
@@ -130,7 +122,7 @@ class MatchResult:
     match_id: str
     seed: int
     seats: tuple[SeatResult, ...]            # seat order
-    deals: tuple[DealSummary, ...]
+    deals: tuple[DealRecord, ...]
     finish: tuple[tuple[int, ...], ...]      # places best first; each a tuple of tied seats
     duration: float                          # wall seconds
     replay_path: str = ""

@@ -13,12 +13,13 @@ from typing import Any
 
 from arena.game import parse_action
 from arena.game.actions import Pick, Redeal
+from arena.game.records import DealRecord
 from arena.referee.events import action_event, completed_trick
 from arena.referee.replay import Replay, replay_states
-from arena.referee.spec import DealSummary, MatchResult
+from arena.referee.spec import MatchResult
 
 
-def deal_line(d: DealSummary) -> str:
+def deal_line(d: DealRecord) -> str:
     if d.declarer is None:
         head = f"deal {d.deal_number:>3}  dealer {d.dealer}  no declarer"
     else:
@@ -210,4 +211,4 @@ def _after_exchange(v: int, o: dict[str, Any]) -> Iterator[str]:
 def _deal_result(d: dict[str, Any]) -> str:
     fields: dict[str, Any] = {k: (tuple(v) if isinstance(v, list) else v)
                               for k, v in d.items() if k != "type"}
-    return "   => " + deal_line(DealSummary(**fields))
+    return "   => " + deal_line(DealRecord(**fields))

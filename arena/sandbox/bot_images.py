@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from arena.manifest import BotSpec
 from arena.sandbox.api import SandboxError
-from arena.sandbox.botfile import BotSpec
 
 BUILD_MEMORY_MB = 1024
 BUILD_SECONDS = 300.0

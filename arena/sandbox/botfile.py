@@ -13,6 +13,9 @@ At least one of `run` and `image` is required. At the process and bwrap
 levels `run` is used, with the arena's own Python first on PATH, so
 `python3` is the interpreter the arena runs on. At the docker level the
 `image` runs `run` (if given) in /bot, the bot's folder mounted read-only.
+
+The bot it describes is an arena.manifest.BotSpec (imported from here too,
+as before).
 """
 
 from __future__ import annotations
@@ -22,53 +25,20 @@ import os
 import re
 import shlex
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
+
+from arena.manifest import PROTOCOLS, BotSpec
 
 _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 _VERSION = re.compile(r"^[A-Za-z0-9_.+#-]{1,32}$")  # version and language
 _KNOWN_KEYS = frozenset({"name", "version", "language", "run", "image", "protocol",
                          "description"})
-PROTOCOLS = ("grpc", "stdio")
-# How a stdio bot is started: the bridge (the arena's own code, run by the
-# arena's interpreter: `python3` at every level) runs the bot's command.
-# -P: `-m` would put the working directory, the bot's folder, first on the
-# bridge's sys.path, and a file of the bot's named like a module the bridge
-# imports (queue.py, json.py, an `arena/` of its own) would replace it.
-BRIDGE = ("python3", "-P", "-m", "arena.bridge.stdio")
 # Files never part of a bot's identity (build output, caches, VCS).
 _IGNORED_DIRS = frozenset({"__pycache__", ".git", ".mypy_cache", ".pytest_cache"})
 
 
 class BotFileError(ValueError):
     """A bot folder or its bot.toml is unusable; the message names file and key."""
-
-
-@dataclass(frozen=True)
-class BotSpec:
-    """A bot ready to be started: everything the sandbox and referee need."""
-
-    name: str
-    version: str
-    language: str
-    path: str                     # absolute path of the bot's folder
-    run: tuple[str, ...] = ()     # argv, relative to the bot's folder
-    image: str = ""               # docker image, "" if none
-    description: str = ""
-    protocol: str = "grpc"        # "grpc" | "stdio" (see PROTOCOLS)
-    content_hash: str = ""        # sha256 of the folder's files (see folder_hash)
-
-    @property
-    def label(self) -> str:
-        return f"{self.name}@{self.version}"
-
-    @property
-    def argv(self) -> tuple[str, ...]:
-        """The command the sandbox starts, in the bot's folder: `run`, or for
-        a stdio bot the bridge, which starts `run` itself."""
-        if self.protocol == "stdio":
-            return (*BRIDGE, "--name", self.name, "--version", self.version, "--", *self.run)
-        return self.run
 
 
 def load_bot(folder: str | os.PathLike[str], *, hashed: bool = True) -> BotSpec:

@@ -27,8 +27,8 @@ import uuid
 from pathlib import Path
 
 import arena
+from arena.manifest import BotSpec
 from arena.sandbox.api import Limits, SandboxError, SandboxUnavailable
-from arena.sandbox.botfile import BotSpec
 from arena.sandbox.process import ProcessHandle, base_env, spawn
 from arena.sandbox.sockets import open_socket_to
 

@@ -24,9 +24,9 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from arena.manifest import BotSpec
 from arena.sandbox import bot_images, freezer, own_init, peers
 from arena.sandbox.api import Limits, SandboxError, SandboxUnavailable
-from arena.sandbox.botfile import BotSpec
 from arena.sandbox.bwrap import next_uid
 from arena.sandbox.logcap import CappedLog
 from arena.sandbox.own_init import OwnInit

@@ -29,9 +29,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.sandbox.images import NODE_IMAGE, PYTHON_IMAGE, SHELL_IMAGE
+from arena.sandbox.base_images import NODE_IMAGE, PYTHON_IMAGE, SHELL_IMAGE
 
-# The arena's own images (arena/sandbox/images.py), any tag: built on this machine.
+# The arena's own images (arena/sandbox/base_images.py), any tag: built on this machine.
 BASE_REPOSITORIES = tuple(image.split(":")[0] for image in (PYTHON_IMAGE, NODE_IMAGE, SHELL_IMAGE))
 _HEREDOC = re.compile(r"<<(-?)([\"']?)([A-Za-z_][A-Za-z0-9_]*)\2")
 _DIRECTIVE = re.compile(r"^#\s*([A-Za-z]+)\s*=\s*(\S+)\s*$")

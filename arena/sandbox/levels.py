@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import functools
 
+from arena.manifest import BotSpec
 from arena.sandbox.api import LEVELS, BotHandle, Limits, SandboxError, SandboxUnavailable
-from arena.sandbox.botfile import BotSpec
 
 DEFAULT_LIMITS = Limits()
 

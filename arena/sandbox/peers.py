@@ -1,7 +1,7 @@
 """Whose process is it: telling a bot's processes from everyone else's.
 
 The referee learns the pid and uid of whoever connects to a seat's socket
-(SO_PEERCRED, arena/referee/gate.py) and asks each seat's handle whether
+(SO_PEERCRED, arena/referee/socket_gate.py) and asks each seat's handle whether
 that process is its bot's (`BotHandle.owns`). The answer must not be one a
 bot can forge:
 

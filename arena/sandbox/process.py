@@ -27,9 +27,9 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
 
+from arena.manifest import BotSpec
 from arena.sandbox import cgroups, freezer, peers, rlimits
 from arena.sandbox.api import Limits, SandboxError
-from arena.sandbox.botfile import BotSpec
 from arena.sandbox.logcap import CappedLog, pipe_chunks
 
 MARKER_VAR = "ARENA_SANDBOX_ID"

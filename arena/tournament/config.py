@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.manifest import BotSpec
 from arena.referee.spec import FaultPolicy, TimeControl
 from arena.sandbox.api import Limits
-from arena.sandbox.botfile import BotFileError, BotSpec, load_bot, missing_program
+from arena.sandbox.botfile import BotFileError, load_bot, missing_program
 from arena.tournament.match_settings import MatchSettings
 from arena.tournament.schedule import DESIGNS, Design
 

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from pathlib import Path
 
+from arena.manifest import BotSpec
 from arena.referee.spec import MatchSpec
 from arena.sandbox.botfile import (
     BotFileError,
-    BotSpec,
     inside_bot_problem,
     load_bot,
     missing_program,

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena.manifest import BotSpec
 from arena.referee.spec import FaultPolicy, MatchSpec, TimeControl
 from arena.sandbox.api import Limits
-from arena.sandbox.botfile import BotSpec
 
 REPLAYS_DIR = "replays"
 LOGS_DIR = "logs"

@@ -14,7 +14,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from arena.sandbox.botfile import BotFileError, BotSpec, folder_hash, load_bot, missing_program
+from arena.manifest import BotSpec
+from arena.sandbox.botfile import BotFileError, folder_hash, load_bot, missing_program
 from arena.tournament.config import CONFIG_NAME, TournamentConfig
 from arena.tournament.secrecy import revealed_after
 from arena.tournament.store import BotRow, Store

@@ -21,7 +21,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-from arena.referee.spec import DealSummary, MatchResult, SeatResult
+from arena.game.records import DealRecord
+from arena.referee.spec import MatchResult, SeatResult
 from arena.tournament.schedule import match_id as make_match_id
 from arena.tournament.schedule import table_key
 
@@ -511,6 +512,6 @@ def result_from_json(text: str) -> MatchResult:
     seats = tuple(
         SeatResult(**{k: _tuples(v) for k, v in s.items()}) for s in data.pop("seats"))
     deals = tuple(
-        DealSummary(**{k: _tuples(v) for k, v in d.items()}) for d in data.pop("deals"))
+        DealRecord(**{k: _tuples(v) for k, v in d.items()}) for d in data.pop("deals"))
     return MatchResult(seats=seats, deals=deals,
                        **{k: _tuples(v) for k, v in data.items()})

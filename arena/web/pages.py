@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from arena.tournament import browse
 from arena.tournament.browse import MatchFilter
 from arena.tournament.store import BotRow, Store, StoreError, StoreMissing
-from arena.web.placings import placings
+from arena.web.finishes import placings
 from arena.web.sources import Catalog, Tournament
 
 PAGE_SIZE = 50

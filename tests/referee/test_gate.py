@@ -1,4 +1,4 @@
-"""The gate's HTTP/2 frame reader (arena/referee/gate.py): counts what a
+"""The gate's HTTP/2 frame reader (arena/referee/socket_gate.py): counts what a
 client sends however its bytes are cut into chunks, and the flood limits.
 Real bots flooding in real matches: tests/sandbox/test_adversaries_sockets.py."""
 
@@ -9,8 +9,8 @@ import struct
 
 import pytest
 
-from arena.referee import gate
-from arena.referee.gate import PREFACE, FrameCounter, FrameCounts
+from arena.referee import socket_gate as gate
+from arena.referee.socket_gate import PREFACE, FrameCounter, FrameCounts
 
 
 def frame(kind: int, flags: int, payload: bytes = b"", stream: int = 0) -> bytes:

@@ -191,7 +191,7 @@ def test_arena_seed_does_not_give_the_deal_seed_away(random_bot: BotSpec, tmp_pa
     and the seed is not in its environment, nor is it a simple function of
     ARENA_SEED (tests/sandbox/test_seed_secrecy.py searches everything a bot
     sees at every level)."""
-    from arena.referee.secrecy import bot_seed
+    from arena.referee.bot_seed import bot_seed
     from arena.sandbox.botfile import load_bot
 
     folder = tmp_path / "envbot"

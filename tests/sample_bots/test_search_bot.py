@@ -203,7 +203,8 @@ def test_plays_a_whole_match_in_a_sandbox(level: str, tmp_path: Path) -> None:
     bots under the default time control, no fault, and the replay re-plays
     to the same totals."""
     if level == "docker":
-        from arena.sandbox import docker_level, images
+        from arena.sandbox import base_images as images
+        from arena.sandbox import docker_level
 
         if not docker_level.image_present(images.PYTHON_IMAGE):
             pytest.skip(f"image {images.PYTHON_IMAGE} not built (arena sandbox build-images)")

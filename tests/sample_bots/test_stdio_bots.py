@@ -44,7 +44,8 @@ def at_level(request: pytest.FixtureRequest) -> str:
     if level == "docker":
         # The jq bot's image; `arena sandbox build-images` (scripts/docker.sh)
         # builds it, offline, from this machine's files. Built here if absent.
-        from arena.sandbox import docker_level, images
+        from arena.sandbox import base_images as images
+        from arena.sandbox import docker_level
 
         if not docker_level.image_present(images.SHELL_IMAGE):
             images.build(images.shell_recipe(), images.SHELL_IMAGE, docker_level.client())

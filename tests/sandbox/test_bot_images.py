@@ -20,7 +20,7 @@ def client() -> object:
     if "docker" not in available_levels():
         pytest.skip("sandbox level 'docker' unavailable here")
     from arena.sandbox import docker_level
-    from arena.sandbox.images import PYTHON_IMAGE
+    from arena.sandbox.base_images import PYTHON_IMAGE
 
     if not docker_level.image_present(PYTHON_IMAGE):
         pytest.skip(f"image {PYTHON_IMAGE} not built")
@@ -28,7 +28,7 @@ def client() -> object:
 
 
 def dockerfile_bot(root: Path, name: str, steps: str, extra: str = "") -> BotSpec:
-    from arena.sandbox.images import PYTHON_IMAGE
+    from arena.sandbox.base_images import PYTHON_IMAGE
 
     folder = root / name
     folder.mkdir(exist_ok=True)

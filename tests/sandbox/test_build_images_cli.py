@@ -33,7 +33,7 @@ def test_build_images_explains_each_line() -> None:
     lines = done.stdout.splitlines()
     assert lines and all(LINE.match(line) for line in lines), lines
     assert lines[0].startswith("arena-python:1 -> ")
-    from arena.sandbox.images import shell_tools_present
+    from arena.sandbox.base_images import shell_tools_present
 
     if shell_tools_present():
         assert any(line.startswith("arena-shell:1 -> ") for line in lines)

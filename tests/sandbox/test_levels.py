@@ -79,7 +79,7 @@ def test_auto_with_nothing_runnable_says_so(tmp_path: Path) -> None:
 
 
 def test_unchecked_pyc_loads_without_its_source(tmp_path: Path) -> None:
-    from arena.sandbox.images import unchecked_pyc
+    from arena.sandbox.base_images import unchecked_pyc
 
     src = tmp_path / "m.py"
     src.write_text("VALUE = 6 * 7\n")
@@ -93,7 +93,7 @@ def test_unchecked_pyc_loads_without_its_source(tmp_path: Path) -> None:
 
 
 def test_python_recipe_is_small_and_its_digest_stable() -> None:
-    from arena.sandbox.images import SITE_DIR, python_recipe
+    from arena.sandbox.base_images import SITE_DIR, python_recipe
 
     a, b = python_recipe(), python_recipe()
     assert a.digest() == b.digest()
@@ -116,7 +116,7 @@ def test_cleanup_stale_removes_containers_of_dead_owners_only() -> None:
     if "docker" not in available_levels():
         pytest.skip("sandbox level 'docker' unavailable here")
     from arena.sandbox import docker_level
-    from arena.sandbox.images import PYTHON_IMAGE
+    from arena.sandbox.base_images import PYTHON_IMAGE
 
     if not docker_level.image_present(PYTHON_IMAGE):
         pytest.skip(f"image {PYTHON_IMAGE} not built")
@@ -144,7 +144,7 @@ def test_build_images_is_idempotent() -> None:
     if "docker" not in available_levels():
         pytest.skip("sandbox level 'docker' unavailable here")
     from arena.sandbox import docker_level
-    from arena.sandbox.images import PYTHON_IMAGE, build, python_recipe
+    from arena.sandbox.base_images import PYTHON_IMAGE, build, python_recipe
 
     # One recipe, built twice: the arena package may change under a shared
     # working tree between two python_recipe() calls (and then must rebuild).
@@ -170,8 +170,8 @@ def test_a_bot_with_a_dockerfile_gets_its_image_built(tmp_path: Path) -> None:
     if "docker" not in available_levels():
         pytest.skip("sandbox level 'docker' unavailable here")
     from arena.sandbox import bot_images, docker_level, launch
+    from arena.sandbox.base_images import PYTHON_IMAGE
     from arena.sandbox.botfile import load_bot
-    from arena.sandbox.images import PYTHON_IMAGE
 
     if not docker_level.image_present(PYTHON_IMAGE):
         pytest.skip(f"image {PYTHON_IMAGE} not built")

@@ -21,7 +21,7 @@ import pytest
 from clihelp import cli
 
 from arena.game import Rules
-from arena.referee.secrecy import bot_seed
+from arena.referee.bot_seed import bot_seed
 
 from .conftest import level_params
 from .redeal import candidates, first_hand, redeals, seen_lines, whole_deal

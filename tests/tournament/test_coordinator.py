@@ -301,7 +301,7 @@ def test_a_match_key_is_one_way_of_the_tournament_seed(four, make_tournament) ->
     """What the bots of a match get from the tournament seed (their
     ARENA_SEED's key) is an HMAC keyed by it: reproducible, one per match,
     and neither the tournament seed nor a deal seed in any form."""
-    from arena.referee.secrecy import bot_seed
+    from arena.referee.bot_seed import bot_seed
     from arena.tournament.secrecy import match_key
 
     folder = make_tournament(four, seed=2**62 + 12345)

@@ -21,9 +21,9 @@ from dataclasses import replace as dc_replace
 from pathlib import Path
 from typing import Any
 
+from arena.manifest import BotSpec
 from arena.referee.hosted import register_host, unregister_host
 from arena.referee.spec import MatchResult, MatchSpec, TimeControl
-from arena.sandbox.botfile import BotSpec
 from arena.web.human.play import HUMAN_TIME, human_spec
 from arena.web.human.routes import Tables
 from arena.web.human.seat import GRACE, HumanSeat
