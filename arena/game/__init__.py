@@ -1,4 +1,4 @@
-"""The rules engine for 1000: pure, deterministic, no I/O (see RULES.md).
+"""The rules engine for 1000: pure, deterministic, no I/O (see docs/rules.md).
 
     from arena.game import Rules, new_game, parse_action
     g = new_game(Rules.preset("standard"), seed=42)

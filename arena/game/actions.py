@@ -1,4 +1,4 @@
-"""Actions and their text notation (RULES.md §7).
+"""Actions and their text notation (docs/rules.md#notation).
 
 Every action is a small frozen value. `str(action)` is its one-line
 notation and `parse_action(str(a)) == a` for every action. `to_fields()` /
@@ -40,7 +40,7 @@ class Pass:
 
 @dataclass(frozen=True, slots=True)
 class Redeal:
-    """Ask for a redeal (a hand condition of RULES.md §3 holds), or abandon
+    """Ask for a redeal (a hand condition of docs/rules.md#option-details holds), or abandon
     the deal where the rules allow (Swedish four 9s)."""
 
     def __str__(self) -> str:
@@ -49,7 +49,7 @@ class Redeal:
 
 @dataclass(frozen=True, slots=True)
 class Blind:
-    """Bid without looking at the cards (RULES.md §3 blind). `amount` is
+    """Bid without looking at the cards (docs/rules.md#option-details blind). `amount` is
     None where the rules fix it (Czech: 120)."""
 
     amount: int | None = None
@@ -77,7 +77,7 @@ class Discard:
 
     def __post_init__(self) -> None:
         # The same three cards in any order are the same discard: keep them in
-        # deck order, the order the engine lists them in (RULES.md §7).
+        # deck order, the order the engine lists them in (docs/rules.md#notation).
         cards = tuple(self.cards)
         if any(a.index > b.index for a, b in pairwise(cards)):
             cards = tuple(sorted(cards, key=lambda c: c.index))
@@ -119,7 +119,7 @@ class Play:
 
 @dataclass(frozen=True, slots=True)
 class Lottery:
-    """Run the Finnish lottery with three dealt nines (RULES.md §4)."""
+    """Run the Finnish lottery with three dealt nines (docs/rules.md#table-sizes)."""
 
     def __str__(self) -> str:
         return "lottery"
@@ -199,7 +199,7 @@ def sort_key(action: Action) -> tuple[int, ...]:
 
 
 class ActionSyntaxError(ValueError):
-    """Text that is not an action in RULES.md §7 notation."""
+    """Text that is not an action in docs/rules.md#notation notation."""
 
 
 def _int(text: str, what: str, line: str) -> int:
@@ -217,7 +217,7 @@ def _card(text: str, line: str) -> Card:
 
 
 def parse_action(text: str) -> Action:
-    """Parse one action in RULES.md §7 notation, e.g. `bid 110`, `play KH marriage`."""
+    """Parse one action in docs/rules.md#notation notation, e.g. `bid 110`, `play KH marriage`."""
     if not isinstance(text, str):
         raise ActionSyntaxError(f"an action is text, got {type(text).__name__}")
     words = text.strip().lower().split()

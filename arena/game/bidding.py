@@ -1,4 +1,4 @@
-"""The auction (RULES.md §1 Bidding, Bid cap; §3 Finnish blind)."""
+"""The auction (docs/rules.md#core Bidding, Bid cap; #option-details Finnish blind)."""
 
 from __future__ import annotations
 
@@ -17,14 +17,14 @@ from arena.game.core import (
 )
 
 # A blind bidder has not seen its hand, so it cannot know its marriage cap:
-# blind bids stop at 120 (RULES.md §1 cap without a marriage).
+# blind bids stop at 120 (docs/rules.md#core cap without a marriage).
 BLIND_MAX = 120
 
 
 def open_auction(c: Core) -> None:
     opener = c.active[0]
     if c.bid is None:
-        # RULES.md §1: the opener's 100 is compulsory, so it is recorded, not asked.
+        # docs/rules.md#core: the opener's 100 is compulsory, so it is recorded, not asked.
         c.auction = ((opener, "bid 100"),)
         c.bid = 100
         c.bidder = opener
@@ -71,7 +71,7 @@ def apply_bidding(c: Core, action: Action) -> None:
         c.bid = action.amount
         c.bidder = seat
         if c.blind_seat is not None and c.rules.blind == "czech":
-            # RULES.md §3 vtěmno: overbid, the blind bidder sees its hand.
+            # docs/rules.md#option-details vtěmno: overbid, the blind bidder sees its hand.
             c.looked = put(c.looked, c.blind_seat, True)
         c.blind_seat = None
     else:

@@ -1,4 +1,4 @@
-"""Cards of the 24-card 1000 deck (RULES.md §1).
+"""Cards of the 24-card 1000 deck (docs/rules.md#core).
 
 Cards are interned flyweights: there are exactly 24 `Card` objects, so
 equality is identity, hashing is cheap and a hand can be a tuple of cards.
@@ -21,7 +21,7 @@ class Suit(enum.Enum):
 
     @property
     def marriage_value(self) -> int:
-        """Value of this suit's K+Q marriage (RULES.md §1: H 100, D 80, C 60, S 40)."""
+        """Value of this suit's K+Q marriage (docs/rules.md#core: H 100, D 80, C 60, S 40)."""
         return _MARRIAGE_VALUE[self]
 
     @property
@@ -59,7 +59,7 @@ class Rank(enum.Enum):
 
     @property
     def points(self) -> int:
-        """Card points (RULES.md §1): A 11, T 10, K 4, Q 3, J 2, 9 0."""
+        """Card points (docs/rules.md#core): A 11, T 10, K 4, Q 3, J 2, 9 0."""
         return _RANK_POINTS[self]
 
     @property

@@ -78,8 +78,8 @@ class Core:
     in_auction: tuple[bool, ...]
     looked: tuple[bool, ...]
     # Seats that saw their hand only because of a private offer (a redeal or
-    # lottery offer, RULES.md §6): they see it, but publicly they have not
-    # looked (docs/rules.md "Private offers").
+    # lottery offer, docs/rules.md#hidden-information): they see it, but publicly they have not
+    # looked (docs/rules.md#private-offers).
     peeked: tuple[bool, ...]
     blind_seat: int | None
     declarer: int | None
@@ -136,7 +136,7 @@ def next_table(n: int, active: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def hand_marriage_value(hand: tuple[Card, ...]) -> int:
-    """Sum of the marriages held whole (RULES.md §1 bid cap)."""
+    """Sum of the marriages held whole (docs/rules.md#core bid cap)."""
     total = 0
     for card in hand:
         if card.rank is Rank.KING and PARTNER[card.index] in hand:

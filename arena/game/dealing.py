@@ -1,4 +1,4 @@
-"""Shuffling, dealing and the redeal conditions (RULES.md §1 Deal, §3, §4)."""
+"""Shuffling, dealing and the redeal conditions (docs/rules.md#core Deal, #option-details, #table-sizes)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from arena.game.rng import derive
 
 
 def active_seats(n: int, dealer: int) -> tuple[int, ...]:
-    """Seats playing a deal, clockwise from the dealer's left (RULES.md §1, §4:
+    """Seats playing a deal, clockwise from the dealer's left (docs/rules.md#core, docs/rules.md#table-sizes:
     with 4 players the dealer sits out; with 2 both play)."""
     k = 2 if n == 2 else 3
     return tuple((dealer + 1 + i) % n for i in range(k))
@@ -72,7 +72,7 @@ def _points(cards: tuple[Card, ...]) -> int:
 
 
 def hand_condition(hand: tuple[Card, ...], conditions: tuple[str, ...]) -> bool:
-    """True if a hand lets its holder ask for a redeal (RULES.md §3)."""
+    """True if a hand lets its holder ask for a redeal (docs/rules.md#option-details)."""
     for cond in conditions:
         if cond == "four_nines" and _count(hand, Rank.NINE) == 4:
             return True

@@ -1,6 +1,6 @@
 """From the end of the auction to the first lead: talon (or bank), the
 exchange, the Swedish four-9s abandonment, the contract and conceding
-(RULES.md §1 Talon and exchange; §2 exchange options; §3 bombs; §4 banks)."""
+(docs/rules.md#core Talon and exchange; #options exchange options; #option-details bombs; #table-sizes banks)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def after_auction(c: Core) -> None:
 
 
 def _opening_only(c: Core) -> bool:
-    """Everyone passed over the opening 100 (RULES.md §2 hidden_talon_on_100)."""
+    """Everyone passed over the opening 100 (docs/rules.md#options hidden_talon_on_100)."""
     return c.bid == 100 and all(a == "pass" for _, a in c.auction[1:])
 
 
@@ -58,7 +58,7 @@ def _take(c: Core, d: int, cards: tuple, hidden: bool) -> None:  # type: ignore[
     c.dealt_talon = tuple(cards)
     c.hands = put(c.hands, d, sort_hand(c.hands[d] + tuple(cards)))
     c.looked = put(c.looked, d, True)  # the declarer plays with its cards in view
-    # RULES.md §3: after a blind bid the given cards travel face down.
+    # docs/rules.md#option-details: after a blind bid the given cards travel face down.
     c.given_public = c.rules.exchange_visible and c.blind_seat != d
     c.phase = EXCHANGE
     c.stage = ""
@@ -112,7 +112,7 @@ def apply_exchange(c: Core, action: Action) -> None:
 
 def after_exchange(c: Core) -> None:
     if "four_nines_after_exchange" in c.rules.redeal and not c.horse_left:
-        # RULES.md §3 Swedish: a hand with four 9s after the exchange may abandon the deal.
+        # docs/rules.md#option-details Swedish: a hand with four 9s after the exchange may abandon the deal.
         seats = tuple(s for s in c.active if four_nines(c.hands[s]))
         if seats and c.redeals < MAX_REDEALS:
             offer_post_exchange(c, seats)
@@ -127,7 +127,7 @@ def to_contract(c: Core) -> None:
 
 
 def _fixed_contract(c: Core) -> bool:
-    """Czech blind and golden horse commit to exactly 120 (RULES.md §3)."""
+    """Czech blind and golden horse commit to exactly 120 (docs/rules.md#option-details)."""
     return c.blind_seat == c.declarer and (c.rules.blind == "czech" or c.horse_left > 0)
 
 
@@ -142,7 +142,7 @@ def can_concede(c: Core) -> bool:
     if r.bomb == "finnish":
         if r.bomb_limit and c.bombs_used[d] >= r.bomb_limit:
             return False
-        # RULES.md §3 Pommi: none while at or above 800 (a bomb rule, not a barrel one).
+        # docs/rules.md#option-details Pommi: none while at or above 800 (a bomb rule, not a barrel one).
         return c.totals[d] < r.bomb_ceiling
     return False
 

@@ -100,7 +100,7 @@ def _count_redeal(c: Core) -> bool:
     c.redeals += 1
     penalty = c.rules.redeal_penalty
     if penalty and c.redeals >= 2:
-        # RULES.md §3 Finnish: two redeals in a row cost the dealer and pass the deal on.
+        # docs/rules.md#option-details Finnish: two redeals in a row cost the dealer and pass the deal on.
         scoring.redeal_penalty(c, penalty)
         if c.over:
             return False
@@ -121,7 +121,7 @@ def _step_auto(c: Core) -> str | None:
 def _step_horse(c: Core) -> str | None:
     if not c.horse_left:
         return None
-    # RULES.md §3 golden horse: a compulsory blind 120 for the seat left of the dealer.
+    # docs/rules.md#option-details golden horse: a compulsory blind 120 for the seat left of the dealer.
     d = c.active[0]
     c.forced_seat = d
     c.bid = 120
@@ -130,7 +130,7 @@ def _step_horse(c: Core) -> str | None:
     c.auction = ((d, "blind"),)
     c.declarer = d
     # No auction, so no turn at which a Finnish-blind seat would look: the
-    # opponents hold their cards in view (RULES.md §6); the forced seat looks
+    # opponents hold their cards in view (docs/rules.md#hidden-information); the forced seat looks
     # when it takes the talon.
     c.looked = (True,) * c.n
     exchange.take_talon(c, d)
@@ -141,7 +141,7 @@ def _step_czech_blind(c: Core) -> str | None:
     if c.rules.blind != "czech":
         return None
     o = c.active[0]
-    # RULES.md §3 vtěmno: only with a positive total and no opponent on the barrel.
+    # docs/rules.md#option-details vtěmno: only with a positive total and no opponent on the barrel.
     if c.totals[o] <= 0 or (c.barrel_seat is not None and c.barrel_seat != o):
         return None
     c.looked = put(c.looked, o, False)
@@ -182,7 +182,7 @@ def _step_lottery(c: Core) -> str | None:
 
 def _step_open(c: Core) -> str | None:
     if c.n == 2 and c.rules.two_player_form == "stock":
-        # RULES.md §4 (a): no auction; the seat left of the dealer must make the fixed amount.
+        # docs/rules.md#table-sizes (a): no auction; the seat left of the dealer must make the fixed amount.
         d = c.active[0]
         c.forced_seat = d
         c.declarer = d
@@ -235,8 +235,8 @@ def private_offer(c: Core) -> bool:
 
 def without_offers(c: Core, seat: int) -> Core:
     """The state as `seat` may know it while other seats' private offers are
-    pending: as if each were declined (RULES.md §6; docs/rules.md "Private
-    offers"). Declining draws no randomness, so this is the position the
+    pending: as if each were declined (docs/rules.md#private-offers).
+    Declining draws no randomness, so this is the position the
     game reaches if they are declined. `c` itself is not changed."""
     if c.to_act is None or c.to_act == seat or not private_offer(c):
         return c
@@ -317,7 +317,7 @@ def _score_lottery(c: Core, nine: Card) -> None:
     org = c.lot_organiser
     assert org is not None
     pre = list(c.pre_changes)
-    # RULES.md §4 lottery: nobody right -> organiser 100; one -> 100; both -> 50 each.
+    # docs/rules.md#table-sizes lottery: nobody right -> organiser 100; one -> 100; both -> 50 each.
     if not right:
         pre[org] += 100
     elif len(right) == 1:

@@ -1,4 +1,4 @@
-"""What one seat may know (RULES.md §6), built only from that knowledge.
+"""What one seat may know (docs/rules.md#hidden-information), built only from that knowledge.
 
 `Observation.to_dict()` has exactly the fields of the protobuf message
 `arena.v1.Observation` (protocol/arena/v1/arena.proto), cards as text and
@@ -60,7 +60,7 @@ def observe(c: Core, seat: int) -> Observation:
     n = c.n
     if not 0 <= seat < n:
         raise ValueError(f"observation: seat {seat} is not a seat of this {n}-player game")
-    # Other seats' pending private offers are invisible to this seat (RULES.md §6).
+    # Other seats' pending private offers are invisible to this seat (docs/rules.md#hidden-information).
     c = without_offers(c, seat)
     looked = c.looked[seat] or c.peeked[seat]
     hand = [str(x) for x in c.hands[seat]] if looked else []
@@ -79,7 +79,7 @@ def observe(c: Core, seat: int) -> Observation:
         guesses = [
             {"seat": s, "color": col}
             for s, col in c.lot_guesses
-            # Guesses are laid face down until the organiser picks (RULES.md §4).
+            # Guesses are laid face down until the organiser picks (docs/rules.md#table-sizes).
             if picked is not None or s == seat
         ]
         lottery = {

@@ -1,5 +1,5 @@
 """Redeal offers: the seat whose hand allows a redeal is asked, one seat at
-a time (RULES.md §3, §6: the offer is private to its holder).
+a time (docs/rules.md#option-details, docs/rules.md#hidden-information: the offer is private to its holder).
 
 Shared by the deal's start (flow.py: offers before the auction) and the
 exchange (exchange.py: the Swedish four 9s after it), so that neither
@@ -21,7 +21,7 @@ def offer_redeal(c: Core) -> None:
     c.pending = c.pending[1:]
     c.phase = REDEAL
     c.to_act = seat
-    # The holder sees its hand to decide; publicly nothing happened (RULES.md §6).
+    # The holder sees its hand to decide; publicly nothing happened (docs/rules.md#hidden-information).
     c.peeked = put(c.peeked, seat, True)
 
 

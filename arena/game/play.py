@@ -1,4 +1,4 @@
-"""Trick play (RULES.md §1 Play, Marriages; §2 must_trump, must_beat,
+"""Trick play (docs/rules.md#core Play, Marriages; #options must_trump, must_beat,
 auto_declare, ace_marriage; §4 2-player stock)."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def legal_play(c: Core) -> tuple[Action, ...]:
     trump = c.trump
     if follow:
         if rules.must_beat != "none":
-            # RULES.md §2 must_beat: beat the highest card of the led suit,
+            # docs/rules.md#options must_beat: beat the highest card of the led suit,
             # unless a trump already fell on a lead of another suit.
             trumped = trump is not None and led is not trump and any(
                 x.suit is trump for _, x in trick)
@@ -59,7 +59,7 @@ def legal_play(c: Core) -> tuple[Action, ...]:
 
 def _leads(c: Core, hand: tuple[Card, ...]) -> tuple[Action, ...]:
     if not c.tricks:
-        # RULES.md §1: no declaration when leading the first trick.
+        # docs/rules.md#core: no declaration when leading the first trick.
         return tuple(PLAYS[x.index] for x in hand)
     auto = c.rules.auto_declare
     aces = c.rules.ace_marriage > 0 and sum(1 for x in hand if x.rank is Rank.ACE) == 4
@@ -124,16 +124,16 @@ def _declare(c: Core, seat: int, action: Play) -> None:
     if action.declare == "marriage":
         suit = action.card.suit
         value = suit.marriage_value
-        c.trump = suit  # RULES.md §1: trump from this trick on
+        c.trump = suit  # docs/rules.md#core: trump from this trick on
         c.marriages = c.marriages + ((seat, suit.value, value),)
     else:
-        value = c.rules.ace_marriage  # RULES.md §2: sets no trump
+        value = c.rules.ace_marriage  # docs/rules.md#options: sets no trump
         c.marriages = c.marriages + ((seat, "A", value),)
     c.bonus = put(c.bonus, seat, c.bonus[seat] + value)
 
 
 def _draw(c: Core, winner: int) -> None:
-    """RULES.md §4 (a): after each trick the winner, then the other, draws one card."""
+    """docs/rules.md#table-sizes (a): after each trick the winner, then the other, draws one card."""
     other = c.active[0] if c.active[1] == winner else c.active[1]
     stock = c.stock
     c.hands = put(c.hands, winner, sort_hand(c.hands[winner] + (stock[0],)))

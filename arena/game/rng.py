@@ -8,7 +8,7 @@ generator (the splitmix64 used before) would not do: some 40 bits of its
 output per deal against a 64-bit state let a solver recover the state, and
 with it every later deal of the match.
 
-The derivation (docs/rules.md "Seeds and determinism" repeats it; a test
+The derivation (docs/rules.md#randomness repeats it; a test
 recomputes it independently):
 
     key    = the seed's low 64 bits, 8 bytes big-endian

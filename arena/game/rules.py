@@ -1,4 +1,4 @@
-"""The rule options of RULES.md §2-§4 and the presets of §5.
+"""The rule options of docs/rules.md#options, docs/rules.md#option-details, docs/rules.md#table-sizes and the presets of #presets.
 
 `Rules` is a frozen value: build it with `Rules.preset(name)` and change
 options with `replace(**options)`, which validates every value. `to_dict()`
@@ -18,7 +18,7 @@ class RulesError(ValueError):
     """An unknown preset or option, or a bad option value."""
 
 
-# Redeal conditions (RULES.md §3). "hand" ones let the holder ask, "talon"
+# Redeal conditions (docs/rules.md#option-details). "hand" ones let the holder ask, "talon"
 # and "forced" ones redeal by themselves; "after_exchange" is the Swedish one.
 REDEAL_CONDITIONS: tuple[str, ...] = (
     "four_nines",              # hand: four 9s (Estonian, Czech): may ask
@@ -94,7 +94,7 @@ def option_kinds() -> tuple[OptionKind, ...]:
 
 @dataclass(frozen=True)
 class Rules:
-    """Every option of RULES.md §2 (plus the sub-options §3-§4 need)."""
+    """Every option of docs/rules.md#options (plus the sub-options #option-details, #table-sizes need)."""
 
     preset_name: str = "standard"
     players: int = 3
@@ -108,7 +108,7 @@ class Rules:
     barrel: str = "lock"
     # Barrel threshold; 0 = default: lock 800 (400 when target is 500), sud 880 (scaled likewise).
     barrel_threshold: int = 0
-    # Estonian: an opponent's gain never lifts it above target - 10 (RULES.md §3).
+    # Estonian: an opponent's gain never lifts it above target - 10 (docs/rules.md#option-details).
     barrel_cap: bool = True
     bomb: str = "none"
     # Finnish bombs per player per game (0 = unlimited).
@@ -123,10 +123,10 @@ class Rules:
     exchange: str = "give"
     exchange_visible: bool = False
     hidden_talon_on_100: bool = False
-    # 4 players (RULES.md §4): Finnish lottery with three 9s; sitting dealer gets the talon points.
+    # 4 players (docs/rules.md#table-sizes): Finnish lottery with three 9s; sitting dealer gets the talon points.
     lottery: bool = False
     dealer_talon_points: bool = False
-    # 2 players (RULES.md §4): "stock" (6 cards + stock, alternating maker) or "banks" (8 + two banks).
+    # 2 players (docs/rules.md#table-sizes): "stock" (6 cards + stock, alternating maker) or "banks" (8 + two banks).
     two_player_form: str = "stock"
     two_player_contract: int = 100
     max_deals: int = 200
@@ -191,7 +191,7 @@ class Rules:
 
     @property
     def threshold(self) -> int:
-        """Effective barrel threshold (RULES.md §3)."""
+        """Effective barrel threshold (docs/rules.md#option-details)."""
         if self.barrel_threshold:
             return self.barrel_threshold
         if self.barrel == "sud":
@@ -200,7 +200,7 @@ class Rules:
 
     @property
     def bomb_ceiling(self) -> int:
-        """Finnish bomb: none at or above 800 (RULES.md §3), whatever the barrel;
+        """Finnish bomb: none at or above 800 (docs/rules.md#option-details), whatever the barrel;
         scaled by `target`/1000 like the default lock threshold (400 in the 500 game)."""
         return 800 * self.target // 1000
 
@@ -286,7 +286,7 @@ def _redeal_value(value: Any) -> tuple[str, ...]:
 def _check_combination(r: Rules) -> None:
     if r.players != 2:
         return
-    # RULES.md §4 describes the 2-player forms without talon, blind or golden horse.
+    # docs/rules.md#table-sizes describes the 2-player forms without talon, blind or golden horse.
     if r.exchange == "discard":
         raise RulesError("option 'exchange': 'discard' is a 3-player form; not allowed with players=2")
     if r.blind != "none":

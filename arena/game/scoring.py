@@ -1,4 +1,4 @@
-"""Deal scores, total changes and the end of the game (RULES.md §1 Deal
+"""Deal scores, total changes and the end of the game (docs/rules.md#core Deal
 score, End; §2 rounding, bolts, samosval; §3 barrels, bombs, blind, golden
 horse; §4 sitting dealer, lottery)."""
 
@@ -9,7 +9,7 @@ from arena.game.records import DealRecord
 
 
 def round_score(value: int, mode: str) -> int:
-    """Round an opponent's deal score (RULES.md §2 rounding)."""
+    """Round an opponent's deal score (docs/rules.md#options rounding)."""
     return round_twice(2 * value, mode)
 
 
@@ -38,7 +38,7 @@ def end_of_play(c: Core) -> None:
     d = c.declarer
     assert d is not None and c.contract is not None
     scores = [c.points_won[s] + c.bonus[s] for s in range(n)]
-    scores[d] += sum(x.points for x in c.discarded)  # RULES.md §2 discard: they count for the declarer
+    scores[d] += sum(x.points for x in c.discarded)  # docs/rules.md#options discard: they count for the declarer
     made = scores[d] >= c.contract
     czech = _czech_blind(c)
     mult = 2 if c.blind_seat == d else 1
@@ -49,7 +49,7 @@ def end_of_play(c: Core) -> None:
             cards = c.points_won[s] * (2 if czech else 1)
             changes[s] = round_score(cards + c.bonus[s], r.rounding)
     if n == 4 and r.dealer_talon_points:
-        # RULES.md §4 Finnish: the sitting dealer gains the talon's card points,
+        # docs/rules.md#table-sizes Finnish: the sitting dealer gains the talon's card points,
         # as they are: rounding (§2) is for opponents' deal scores only.
         talon_points = sum(x.points for x in c.dealt_talon)
         scores[c.dealer] = talon_points
@@ -69,12 +69,12 @@ def concede(c: Core) -> None:
     notes: list[str] = []
     opp = [s for s in c.active if s != d]
     if c.blind_seat == d and _czech_blind(c):
-        # RULES.md §3 golden horse (and, by analogy, Czech blind): -240, +120 each.
+        # docs/rules.md#option-details golden horse (and, by analogy, Czech blind): -240, +120 each.
         changes[d] = -2 * c.bid
         gift = c.bid
         notes.append("blind_concede")
     elif c.blind_seat == d:
-        gift = 120  # RULES.md §3 Finnish blind: refusing gives each opponent 120
+        gift = 120  # docs/rules.md#option-details Finnish blind: refusing gives each opponent 120
         notes.append("blind_concede")
     elif r.bomb == "finnish":
         gift = 60
@@ -91,7 +91,7 @@ def concede(c: Core) -> None:
 
 
 def redeal_penalty(c: Core, penalty: int) -> None:
-    """RULES.md §3 Finnish: the second redeal in a row costs the dealer."""
+    """docs/rules.md#option-details Finnish: the second redeal in a row costs the dealer."""
     changes = [0] * c.n
     changes[c.dealer] = -penalty
     c.declarer = None
@@ -101,12 +101,12 @@ def redeal_penalty(c: Core, penalty: int) -> None:
 
 
 def _locked(c: Core, seat: int) -> bool:
-    """RULES.md §3 lock: the seat's total before the deal is at or above the threshold."""
+    """docs/rules.md#option-details lock: the seat's total before the deal is at or above the threshold."""
     return c.rules.barrel == "lock" and c.totals[seat] >= c.rules.threshold
 
 
 def _filter_gain(c: Core, seat: int, gain: int) -> int:
-    """What a non-declarer keeps of a gain (RULES.md §3 barrels)."""
+    """What a non-declarer keeps of a gain (docs/rules.md#option-details barrels)."""
     r = c.rules
     total = c.totals[seat]
     if _locked(c, seat):
@@ -128,7 +128,7 @@ def settle(
     old = c.totals
     pre = c.pre_changes
     if d is not None and not made and pre[d] > 0 and _locked(c, d):
-        # RULES.md §3 lock: a locked seat gains only as a declarer that makes its
+        # docs/rules.md#option-details lock: a locked seat gains only as a declarer that makes its
         # contract, so a failed (or conceding) declarer keeps no lottery win.
         pre = put(pre, d, 0)
     changes = [changes[s] + pre[s] for s in range(n)]
@@ -137,7 +137,7 @@ def settle(
             changes[s] = _filter_gain(c, s, changes[s])
     if (d is not None and changes[d] > 0 and r.barrel == "sud" and c.barrel_seat == d
             and (c.contract or 0) < 120):
-        changes[d] = 0  # RULES.md §3 sud: amounts under 120 are not recorded
+        changes[d] = 0  # docs/rules.md#option-details sud: amounts under 120 are not recorded
     if bolted:
         bolts = list(c.bolts)
         for s in bolted:
@@ -163,7 +163,7 @@ def settle(
         c.horse_left -= 1
         notes.append("golden_horse")
         if c.horse_left == 0 and not c.horse_made:
-            new = [0] * n  # RULES.md §3: nobody made 120 in the three deals
+            new = [0] * n  # docs/rules.md#option-details: nobody made 120 in the three deals
             # The normal game starts afresh: nobody sits on a barrel at 0.
             c.barrel_seat = None
             c.barrel_deals = 0
@@ -184,7 +184,7 @@ def settle(
 
 
 def _sud(c: Core, old: tuple[int, ...], new: list[int], notes: list[str], made: bool) -> None:
-    """RULES.md §3 barrel `sud`: sit at the threshold, three attempts, one sitter."""
+    """docs/rules.md#option-details barrel `sud`: sit at the threshold, three attempts, one sitter."""
     thr = c.rules.threshold
     sitter = c.barrel_seat
     d = c.declarer
@@ -238,7 +238,7 @@ def _check_end(c: Core, record: DealRecord) -> bool:
 
 
 def ranking(totals: tuple[int, ...], first: int | None) -> tuple[tuple[int, ...], ...]:
-    """Places best first; equal totals share a place (RULES.md §1 End)."""
+    """Places best first; equal totals share a place (docs/rules.md#core End)."""
     out: list[tuple[int, ...]] = []
     if first is not None:
         out.append((first,))

@@ -89,7 +89,7 @@ class GameState:
         hand (a redeal offer, the Swedish four-9s abandonment, the Finnish
         lottery offer). Other seats must not learn of it: their observations
         already hide it, and declining (`pass`) must not be announced to them
-        (RULES.md §6, docs/rules.md "Private offers"). Accepting is public."""
+        (docs/rules.md#private-offers). Accepting is public."""
         return not self._c.over and flow.private_offer(self._c)
 
     @property
@@ -180,7 +180,7 @@ class GameState:
         return GameState(new)
 
     def observation(self, seat: int) -> Observation:
-        """What `seat` may know now (RULES.md §6); cached per state and seat."""
+        """What `seat` may know now (docs/rules.md#hidden-information); cached per state and seat."""
         cache = self._obs
         if cache is None:
             cache = self._obs = {}
@@ -235,7 +235,7 @@ def game_at_deal(
     form); later deals come from `seed`. For bots that simulate: a deal
     sampled from an observation, re-played from here, reaches the observed
     point with the real rules (arena.sdk.belief). SetupError if the fixed
-    cards would be redealt by themselves (RULES.md §3 talon conditions):
+    cards would be redealt by themselves (docs/rules.md#option-details talon conditions):
     such a deal cannot be the one being played."""
     if isinstance(deal_number, bool) or not isinstance(deal_number, int) or deal_number < 1:
         raise SetupError(f"game_at_deal: deal_number must be a whole number >= 1, got {deal_number!r}")
@@ -259,7 +259,7 @@ def game_at_deal(
     c.fixed_deal = deal_number
     flow.begin_deal(c)
     if c.deal_number != deal_number or c.redeals:
-        raise SetupError("game_at_deal: these cards would be redealt (RULES.md §3 talon "
+        raise SetupError("game_at_deal: these cards would be redealt (docs/rules.md#option-details talon "
                          "conditions), so they cannot be the deal being played")
     return GameState(c)
 
@@ -285,7 +285,7 @@ def _core(rules: Rules, seed: int, dealer: int | None, totals: Sequence[int] | N
     c.seed = seed
     c.n = n
     if dealer is None:
-        dealer = derive(seed, "first-dealer").below(n)  # RULES.md §1: first dealer drawn from the seed
+        dealer = derive(seed, "first-dealer").below(n)  # docs/rules.md#core: first dealer drawn from the seed
     if not isinstance(dealer, int) or not 0 <= dealer < n:
         raise SetupError(f"new_game: dealer must be a seat 0..{n - 1}, got {dealer!r}")
     c.dealer = dealer

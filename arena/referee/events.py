@@ -1,6 +1,6 @@
 """Per-seat `Event` messages, derived only from what that seat may know.
 
-Hidden information is sacred (RULES.md §6): an event for seat s is built
+Hidden information is sacred (docs/rules.md#hidden-information): an event for seat s is built
 from the acting seat's public action, seat s's own observation before and
 after the action, and nothing else. Where the action itself carries a card
 s may not see (a card given in the exchange, the declarer's discard), the
@@ -44,7 +44,7 @@ def action_event(actor: int, action: Action, viewer: int, after: Obs, deal_numbe
         shown = pb.Action(kind="discard")
         text = f"seat {actor}: discard {len(action.cards)} cards face down"
     elif viewer != actor and isinstance(action, Guess):
-        # A guess is laid face down (RULES.md §4, docs/rules.md 21): the
+        # A guess is laid face down (docs/rules.md#table-sizes, docs/rules.md#decisions 21): the
         # others learn only that it was made, and its colour from their
         # observation's lottery once the organiser has picked.
         shown = pb.Action(kind="guess")
@@ -57,7 +57,7 @@ def action_event(actor: int, action: Action, viewer: int, after: Obs, deal_numbe
 
 
 def trick_winner(cards: Sequence[tuple[int, Card]], trump: str) -> int:
-    """The seat that wins a complete trick (RULES.md §1 Play): the highest
+    """The seat that wins a complete trick (docs/rules.md#core Play): the highest
     trump, else the highest card of the led suit."""
     best_seat, best = cards[0]
     for seat, card in cards[1:]:

@@ -1,7 +1,7 @@
 """Seats played by code of this process instead of a bot program: a person's
 browser bridge (arena/web/human) is the one such host.
 
-A hosted seat is still started like a bot (DESIGN.md "Seeing and playing"):
+A hosted seat is still started like a bot (docs/people.md):
 the referee calls `start_bot` with the seat's ARENA_ADDRESS and ARENA_TOKEN,
 and the host connects over gRPC with that token like any bot. Nothing in the
 referee's clocks, faults or hidden-information rules changes for it; only

@@ -81,7 +81,7 @@ class GameLoop:
         """Observations after `action`, and whether the action was quiet.
         Always fresh for the seat to act next. A quiet action (a bid, pass or
         play that leaves the deal and phase unchanged) tells no seat anything
-        private (RULES.md §6: such actions are public), so the other seats'
+        private (docs/rules.md#hidden-information: such actions are public), so the other seats'
         views are then not rebuilt: their events come from the public action
         alone, and what `events.after_events` compares (deal, talon) has not
         changed for anyone."""
@@ -104,7 +104,7 @@ class GameLoop:
         seat that acts, nor of a forfeited seat, whose default action takes
         no time.
 
-        While a private offer is pending (RULES.md §6) the watcher's view is
+        While a private offer is pending (docs/rules.md#hidden-information) the watcher's view is
         the game as if it were declined, so it names the turn that follows
         the offer: that notice goes out now, before the offer is put, and is
         not sent again when the offer is declined (its bytes would be the
@@ -164,7 +164,7 @@ class GameLoop:
             trick = completed_trick(ref, actor, action) if ref is not None else None
             deal_number = game.observation(actor).deal_number if ref is None else ref["deal_number"]
             # Declining an offer made because of a hidden hand is private
-            # (RULES.md §6): only the actor hears of its `pass`.
+            # (docs/rules.md#hidden-information): only the actor hears of its `pass`.
             private = isinstance(action, Pass) and game.private_offer
             game = game.apply(action)
             if self.replay.active:

@@ -5,7 +5,7 @@ Records, one JSON object per line, each with a `type`:
   header   version, match_id, seed, rules (every option, Rules.to_dict()),
            bots (seat, name, version, language, content_hash), time_control,
            fault_policy, transport, sandbox (level per seat)
-  action   n (0-based), deal, seat, action (RULES.md §7 text), time (s),
+  action   n (0-based), deal, seat, action (docs/rules.md#notation text), time (s),
            fault (null or kind), note (the fault's line, if any)
   deal     one finished deal (the fields of arena.game.records.DealRecord)
   refused  a refused connection (reason; seat: whose listener refused it)

@@ -4,7 +4,7 @@ The gRPC handler (server.py) feeds everything a bot sends into the seat's
 `inbox` (raw bytes, then `DISCONNECTED` when the stream ends) with
 `deliver`; the match loop (match.py) takes it with `receive`, which has a
 deadline. That keeps the stream's read side in one task: timing out on the
-inbox never cancels a gRPC read (DESIGN.md, "The protocol"). It must not:
+inbox never cancels a gRPC read (docs/protocol.md#connecting). It must not:
 after a cancelled grpc.aio server read, every later read of that stream
 returns EOF, so a bot that was only late would look disconnected. Awaiting
 the read on the match loop would be cheaper (docs/performance.md, "Where
@@ -83,7 +83,7 @@ class Seat:
     handle: BotHandle | None = None
     level: str = "process"
     log_path: str = ""
-    # clock (RULES-independent: DESIGN.md "Time")
+    # clock (not a rule of the game: docs/protocol.md#time-control)
     bank: float = 0.0
     seq: int = 0
     # statistics and faults

@@ -2,7 +2,7 @@
 
 `result_lines(result)` summarises a MatchResult; `replay_lines(replay, seat)`
 re-plays a replay through the engine and tells it deal by deal, from one
-seat's view (only what that seat may know, RULES.md §6) or, with seat None,
+seat's view (only what that seat may know, docs/rules.md#hidden-information) or, with seat None,
 with every hand shown.
 """
 
@@ -135,7 +135,7 @@ def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
         if talon and talon != talon_shown:
             talon_shown = talon
             yield f"   talon: {' '.join(talon)}"
-        # Entries the engine made itself: the compulsory opening 100 (RULES.md
+        # Entries the engine made itself: the compulsory opening 100 (docs/rules.md
         # §2) is in the auction before any seat acts; without this line a
         # deal seemed to start with the second seat's pass.
         auction = first.get("auction") or []
@@ -148,7 +148,7 @@ def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
         if len(nxt) == len(auction) + 1 and nxt[-1]["seat"] == rec["seat"]:
             told += 1  # this seat's bid or pass: told on its own line below
         if seat is not None and seat != rec["seat"] and game.private_offer and rec["action"] == "pass":
-            continue  # another seat's answer to a private offer (RULES.md §6)
+            continue  # another seat's answer to a private offer (docs/rules.md#hidden-information)
         after = states[i + 1][0].observation(seat).to_dict() if seat is not None else None
         fault = "" if not rec.get("fault") else (
             f"   [fault: {rec['fault']}: {rec.get('note', '')}]" if _sees_notes(seat, rec["seat"])
@@ -157,7 +157,7 @@ def replay_lines(replay: Replay, seat: int | None) -> Iterator[str]:
         action = parse_action(str(rec["action"]))
         redealt = isinstance(action, Redeal)
         if seat is not None and isinstance(action, Pick) and after is not None:
-            # The guesses lay face down until now (RULES.md §4).
+            # The guesses lay face down until now (docs/rules.md#table-sizes).
             guesses = (after.get("lottery") or {}).get("guesses") or ()
             yield "      guesses: " + ", ".join(f"seat {g['seat']} {g['color']}" for g in guesses)
         trick = completed_trick(first, int(rec["seat"]), action)

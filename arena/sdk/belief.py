@@ -10,7 +10,7 @@ everything its observation shows, and the engine state for such a deal.
         state = sampler.state(deal)             # an arena.game GameState here
         ...                                     # simulate with the real rules
 
-What a sampled deal respects (RULES.md §1-§3, §6): the seat's own hand,
+What a sampled deal respects (docs/rules.md#core, docs/rules.md#options, docs/rules.md#option-details, docs/rules.md#hidden-information): the seat's own hand,
 every card played and by whom, the talon once revealed, the cards it gave
 and was given, each seat's card count, and what the rules imply from the
 play: a seat that did not follow the led suit holds none of it; under
@@ -77,14 +77,14 @@ _TALON, _OUT = -1, -2  # places that are not seats
 
 
 def marriage_cap(cards: Sequence[Card]) -> int:
-    """RULES.md §1 bid cap: 120 + the marriages held whole."""
+    """docs/rules.md#core bid cap: 120 + the marriages held whole."""
     held = set(cards)
     return 120 + sum(c.suit.marriage_value for c in held
                      if c.rank is Rank.KING and _PARTNER[c] in held)
 
 
 def _talon_redeals(rules: Rules, talon: Sequence[Card]) -> bool:
-    """The talon alone would redeal the deal (RULES.md §3 Czech talon conditions)."""
+    """The talon alone would redeal the deal (docs/rules.md#option-details Czech talon conditions)."""
     nines = sum(1 for c in talon if c.rank is Rank.NINE)
     jacks = sum(1 for c in talon if c.rank is Rank.JACK)
     pts = sum(c.points for c in talon)
@@ -110,9 +110,9 @@ class Sampler:
                               "are not supported")
         lottery = obs.get("lottery")
         if lottery and not lottery["picked"]:
-            # Mid-lottery the other guess is face down (RULES.md §4), so the
+            # Mid-lottery the other guess is face down (docs/rules.md#table-sizes), so the
             # deal cannot be re-played; once the nine is picked it can.
-            raise BeliefError("Sampler: a Finnish lottery still being run (RULES.md §4) is "
+            raise BeliefError("Sampler: a Finnish lottery still being run (docs/rules.md#table-sizes) is "
                               "not supported; deals after its pick are")
         self.lottery: Mapping[str, Any] | None = lottery or None
         self.rules = rules
@@ -154,7 +154,7 @@ class Sampler:
             nine = Card.parse(self.lottery["picked"])
             if nine not in played:
                 known.setdefault(nine, int(self.lottery["organiser"]))
-        # Marriage partners: a declarer of a marriage held both cards (RULES.md §1).
+        # Marriage partners: a declarer of a marriage held both cards (docs/rules.md#core).
         for p in self.plays:
             if p.declare == "marriage":
                 other = _PARTNER[p.card]
@@ -209,7 +209,7 @@ class Sampler:
         self.requirements = self._requirements()
 
     def _banned(self) -> set[tuple[int, Card]]:
-        """(place, card) pairs the play rules out (RULES.md §2 following rules)."""
+        """(place, card) pairs the play rules out (docs/rules.md#options following rules)."""
         r = self.rules
         banned: set[tuple[int, Card]] = set()
 
@@ -249,7 +249,7 @@ class Sampler:
     def _requirements(self) -> list[tuple[int, int]]:
         """(seat, marriage value it must hold now or have played): bids above
         120 of seats other than the declarer (their dealt cards are all still
-        theirs) and a raised contract (RULES.md §1 bid cap). The declarer's
+        theirs) and a raised contract (docs/rules.md#core bid cap). The declarer's
         bids are left to rejection: it may have given a marriage card away."""
         need: dict[int, int] = {}
         d = self.declarer
@@ -384,10 +384,10 @@ class Sampler:
             return None
         if self.lottery and sum(1 for c in dealt[int(self.lottery["organiser"])]
                                 if c.rank is Rank.NINE) < 3:
-            return None  # RULES.md §4: the organiser was dealt three 9s
+            return None  # docs/rules.md#table-sizes: the organiser was dealt three 9s
         if "four_nines_forced" in self.rules.redeal and any(
                 sum(1 for c in h if c.rank is Rank.NINE) == 4 for h in dealt):
-            return None  # RULES.md §3 Finnish: four 9s are redealt by themselves
+            return None  # docs/rules.md#option-details Finnish: four 9s are redealt by themselves
         return Deal(tuple(tuple(sorted(h, key=_index)) for h in hands), talon, dealt_talon,
                     tuple(given), tuple(sorted(discards, key=_index)))
 
@@ -437,8 +437,8 @@ class Sampler:
             text = str(entry["action"])
             if text.startswith("blind ") and offers and hand_condition(
                     tuple(dealt[int(entry["seat"])]), offers):
-                # RULES.md §3 Finnish blind: a hand offered a redeal was seen, and a
-                # seat that saw its hand cannot bid blind (docs/rules.md "Private offers").
+                # docs/rules.md#option-details Finnish blind: a hand offered a redeal was seen, and a
+                # seat that saw its hand cannot bid blind (docs/rules.md#private-offers).
                 return False
             if text.startswith("bid "):
                 amount = int(text.split()[1])

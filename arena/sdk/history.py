@@ -4,7 +4,7 @@ Both belief sampling (what the play implies about hidden hands) and the
 re-play of a sampled deal through the engine walk the same history: the
 auction, the gives, the contract and the tricks, with each lead that
 declared a marriage found from the observation's list of declarations
-(RULES.md §1: a declaration is made by leading the K or Q of a marriage
+(docs/rules.md#core: a declaration is made by leading the K or Q of a marriage
 held whole, from the second trick on; the ace marriage by leading an ace).
 """
 
@@ -62,7 +62,7 @@ def plays(obs: Mapping[str, Any]) -> list[PlayRecord]:
                 declare = "aces"
             elif kind == lead.suit.value and lead.rank in (Rank.KING, Rank.QUEEN):
                 declare = "marriage"
-                trump = lead.suit  # RULES.md §1: trump from this trick on
+                trump = lead.suit  # docs/rules.md#core: trump from this trick on
             if declare:
                 j += 1
         before: list[Card] = []

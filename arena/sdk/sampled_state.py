@@ -45,7 +45,7 @@ def history(rules: Rules, obs: Mapping[str, Any], declarer: int | None,
     for i, entry in enumerate(auction):
         text = str(entry["action"])
         if i == 0 and (text == "bid 100" or forced):
-            continue  # recorded by the engine itself (RULES.md §1 opening, §3 horse)
+            continue  # recorded by the engine itself (docs/rules.md#core opening, #option-details horse)
         if text == "blind":
             out.append(Blind())
         elif text.startswith("blind "):

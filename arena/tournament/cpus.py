@@ -5,7 +5,7 @@ the referee and the bots it starts inherit the affinity (docker containers
 get the same CPUs as their cpuset, arena.sandbox.docker_level). Two reasons:
 
 - Fair clocks: a bot's thinking time is not slowed by the match next to it
-  (time limits are wall-clock, DESIGN.md "Time").
+  (time limits are wall-clock, docs/protocol.md#time-control).
 - Throughput: one match is a ping-pong between four processes. Left free,
   the scheduler spreads it over every core and it keeps about 1.2 cores
   busy, most of the extra spent on cross-core wake-ups; on one core the

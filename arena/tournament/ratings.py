@@ -193,7 +193,7 @@ def _apply(env: trueskill.TrueSkill, current: dict[int, trueskill.Rating],
            players: Sequence[int], places: Sequence[int]) -> None:
     """One match's update of `current` (trueskill.Ratings of `env`'s
     parameters, which must be the arena's), through arena.tournament.skill."""
-    # Ranks: lower is better, equal places are a draw (RULES.md §1 ties).
+    # Ranks: lower is better, equal places are a draw (docs/rules.md#core ties).
     rated = skill.rate_match(MODEL, [(current[p].mu, current[p].sigma) for p in players], places)
     for p, (mu, sigma) in zip(players, rated, strict=True):
         current[p] = env.create_rating(mu=mu, sigma=sigma)

@@ -1,6 +1,6 @@
 """Which bots sit at which table, in which seat order, on which deals.
 
-A tournament is a round robin of three-seat tables (RULES.md §1: three
+A tournament is a round robin of three-seat tables (docs/rules.md#core: three
 players). The tables form a *balanced design*: every pair of bots sits
 together at the same number of tables (lambda), and therefore every bot
 plays the same number of tables (r = lambda * (n - 1) / 2).

@@ -29,7 +29,7 @@ keys per action, and a match has a thousand steps or more):
     r   None | int  index into `deals` of the deal this action finished
 
 A seat's view skips the steps it could not know happened: another seat
-declining a private offer (RULES.md §6, docs/rules.md "Private offers").
+declining a private offer (docs/rules.md#private-offers).
 """
 
 from __future__ import annotations

@@ -1,14 +1,14 @@
 """Table views: the JSON the browser draws a table from, built by the engine.
 
 A *view* is one moment of a match as one viewer may know it. For a seat it
-is that seat's `GameState.observation(seat)` (RULES.md §6), reshaped and
+is that seat's `GameState.observation(seat)` (docs/rules.md#hidden-information), reshaped and
 nothing added; for the all-cards view (`viewer` None: the replay player's
 "all cards", never a live seat) it is the whole truth, taken from every
 seat's observation plus the state's own hands and talon. JavaScript draws a
 view and never decides what a seat may see or which cards are legal
-(shared/DESIGN.md "Seeing and playing").
+(docs/people.md).
 
-The view object (every key always present; cards as RULES.md §1 text such as
+The view object (every key always present; cards as docs/rules.md#core text such as
 "AS", "TH"; "" is a face-down card):
 
     viewer        int | None    the seat whose knowledge this is; None = all cards
@@ -92,7 +92,7 @@ def all_cards_view(state: GameState) -> View:
     obs = [state.observation(s).as_mapping() for s in range(n)]
     view = seat_view(obs[0])
     view["viewer"] = None
-    # A private offer (RULES.md §6) is hidden from the other seats' to_act.
+    # A private offer (docs/rules.md#hidden-information) is hidden from the other seats' to_act.
     view["to_act"] = state.to_act
     view["phase"] = state.phase if not state.is_over else obs[0]["phase"]
     view["hands"] = [[str(c) for c in state.hand(s)] for s in range(n)]

@@ -128,7 +128,7 @@ class Checker:
             trick.append((seat, action.card))
             tally.plays.append((seat, action.card))
             if len(trick) == len(o.active_seats) and len(o.active_seats) > 0:
-                # the trick is complete: check its winner against RULES.md §1
+                # the trick is complete: check its winner against docs/rules.md#core
                 winner = trick_winner(trick, o.trump) if len(trick) > 1 else seat
                 pts = sum(POINTS[c] for _, c in trick)
                 tally.won[winner] = tally.won.get(winner, 0) + pts
@@ -139,7 +139,7 @@ class Checker:
                         got = after.tricks[-1]
                         assert int(got["winner"]) == winner, (
                             f"trick {[str(c) for _, c in trick]} trump {o.trump!r}: engine says "
-                            f"seat {got['winner']} won, RULES.md §1 says {winner} ({self.where(pre)})"
+                            f"seat {got['winner']} won, docs/rules.md#core says {winner} ({self.where(pre)})"
                         )
                         self.report.tricks_checked += 1
         if len(post.deals) > len(pre.deals):

@@ -1,7 +1,7 @@
 """Fixed deals used by the scenario tests (each checked to total 24 cards
 and 120 points by test_fixed_deals_are_whole_decks). Hands are seat 0, 1, 2;
 with dealer 2 seat 0 opens (its 100 is compulsory) and seat 1 acts first.
-None of them meets a redeal condition of any preset (RULES.md §3)."""
+None of them meets a redeal condition of any preset (docs/rules.md#option-details)."""
 
 from __future__ import annotations
 

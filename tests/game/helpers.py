@@ -1,5 +1,5 @@
 """Small helpers shared by the engine's tests: build a fixed deal, play a
-script of actions in RULES.md §7 notation, play random games.
+script of actions in docs/rules.md#notation notation, play random games.
 
 Scripts are lists of strings; a string may start with the seat that must act,
 e.g. ``"1: bid 110"`` — the helper then checks that this seat is to act, so a

@@ -1,4 +1,4 @@
-"""Independent re-statements of RULES.md formulas, used to check the engine
+"""Independent re-statements of docs/rules.md formulas, used to check the engine
 from the outside (never imported by the engine)."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ POINTS = {c: c.points for c in DECK}
 
 
 def round_ten_half_down(x: int) -> int:
-    """RULES.md §2 rounding ten_half_down: last digit 0-5 down, 6-9 up."""
+    """docs/rules.md#options rounding ten_half_down: last digit 0-5 down, 6-9 up."""
     sign = -1 if x < 0 else 1
     a = abs(x)
     base, digit = divmod(a, 10)
@@ -32,7 +32,7 @@ def round_ten_half_down(x: int) -> int:
 
 
 def round_five_nearest(x: int) -> int:
-    """RULES.md §2 rounding five_nearest: nearest multiple of 5 (52 -> 50, 53 -> 55)."""
+    """docs/rules.md#options rounding five_nearest: nearest multiple of 5 (52 -> 50, 53 -> 55)."""
     sign = -1 if x < 0 else 1
     a = abs(x)
     base, rest = divmod(a, 5)
@@ -44,7 +44,7 @@ def rounded(rounding: str, x: int) -> int:
 
 
 def trick_winner(cards: list[tuple[int, Card]], trump: str) -> int:
-    """RULES.md §1: highest trump, else highest card of the led suit."""
+    """docs/rules.md#core: highest trump, else highest card of the led suit."""
     led = cards[0][1].suit.value
     def key(item: tuple[int, Card]) -> tuple[int, int]:
         c = item[1]

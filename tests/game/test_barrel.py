@@ -1,4 +1,4 @@
-"""Barrels (RULES.md §3): `lock` (Estonian 800 / 400 in the 500 game, cap
+"""Barrels (docs/rules.md#option-details): `lock` (Estonian 800 / 400 in the 500 game, cap
 990; Finnish 800) and `sud` (Czech 880: sitting, three attempts, bumping,
 two reaching together)."""
 
@@ -43,10 +43,10 @@ LOTTERY_TALON = "9S JH JD"
 
 @pytest.mark.parametrize("total,change", [(850, -100), (700, 0)])
 def test_lock_failed_declarer_keeps_no_lottery_win(total: int, change: int) -> None:
-    # RULES.md §3 lock: a locked seat gains only as a declarer that makes its
+    # docs/rules.md#option-details lock: a locked seat gains only as a declarer that makes its
     # contract. Seat 0 wins its own lottery (+100, nobody guessed red), then
     # fails the opening 100: locked it just loses 100; unlocked the lottery
-    # still counts (RULES.md §4: -100 + 100).
+    # still counts (docs/rules.md#table-sizes: -100 + 100).
     r = rules("finnish", players=4, redeal="none")
     g = new_game(r, seed=1, dealer=3, totals=[total, 0, 0, 0],
                  hands=[h.split() for h in LOTTERY_HANDS], talon=LOTTERY_TALON.split())

@@ -1,4 +1,4 @@
-"""Bidding (RULES.md §1 Bidding, Bid cap; §2 bid_step): the compulsory
+"""Bidding (docs/rules.md#core Bidding, Bid cap; #options bid_step): the compulsory
 opening 100, steps of 10 or 5, jumps, final passes, the cap of 120 plus the
 marriages held, and the contract after the exchange."""
 
@@ -30,7 +30,7 @@ def test_opener_left_of_dealer_holds_a_compulsory_100(preset: str) -> None:
 @pytest.mark.parametrize("preset,step", [("standard", 10), ("lithuanian", 10), ("finnish", 10),
                                          ("czech", 5), ("swedish", 5)])
 def test_bid_step_and_cap_without_marriage(preset: str, step: int) -> None:
-    # seat 1 holds no marriage: cap 120 (RULES.md §1)
+    # seat 1 holds no marriage: cap 120 (docs/rules.md#core)
     g = start(preset)
     assert bids(g) == list(range(100 + step, 121, step))
     assert "pass" in texts(g)

@@ -1,4 +1,4 @@
-"""Blind bidding and the golden horse (RULES.md §3): Czech vtěmno (opener
+"""Blind bidding and the golden horse (docs/rules.md#option-details): Czech vtěmno (opener
 with a positive total, 120 unseen, +-240, opponents' card points double,
 talon and given cards unseen, overbid with 125+), Finnish sokea (any
 bidder, double gains and losses, talon face down), golden horse (three
@@ -100,7 +100,7 @@ def test_golden_horse_three_compulsory_blind_deals() -> None:
 
 def test_golden_horse_with_finnish_blind_opponents_see_their_cards() -> None:
     # A horse deal has no auction, so no turn at which a Finnish-blind seat
-    # would look: every seat holds its cards in view all deal (RULES.md §6).
+    # would look: every seat holds its cards in view all deal (docs/rules.md#hidden-information).
     g = deal("finnish", HANDS, TALON, dealer=2, golden_horse=True, blind="finnish")
     assert obs(g, 0)["forced_seat"] == 0 and g.phase == "exchange"
     steps = 0

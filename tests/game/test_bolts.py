@@ -1,4 +1,4 @@
-"""Bolts (RULES.md §2 bolts, Czech): an opponent that wins no trick gets a
+"""Bolts (docs/rules.md#options bolts, Czech): an opponent that wins no trick gets a
 bolt; each third bolt costs 120. Counted here independently from the
 tricks of random Czech games and compared with the engine's changes."""
 

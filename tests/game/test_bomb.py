@@ -1,4 +1,4 @@
-"""Bombs (RULES.md §3): Finnish "Pommi" (deal ends, declarer unchanged,
+"""Bombs (docs/rules.md#option-details): Finnish "Pommi" (deal ends, declarer unchanged,
 opponents +60; at most 3 per player; none at or above 800) and Czech
 "rozepsat" (declarer loses the bid, opponents +half the bid, unlimited).
 Conceding is offered as `concede` in the contract phase."""
@@ -50,7 +50,7 @@ def test_finnish_no_bomb_at_or_above_800(total: int, offered: bool) -> None:
 def test_finnish_bomb_ceiling_does_not_depend_on_the_barrel(
     barrel: str, target: int, total: int, offered: bool,
 ) -> None:
-    # RULES.md §3 Pommi: "none while at or above 800" is a bomb rule, not a lock
+    # docs/rules.md#option-details Pommi: "none while at or above 800" is a bomb rule, not a lock
     # one; it scales with the target like the default barrel (400 in the 500 game).
     g = to_contract("finnish", totals=[total, 0, 0], barrel=barrel, target=target)
     assert ("concede" in texts(g)) == offered

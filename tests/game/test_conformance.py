@@ -3,7 +3,7 @@
 Seeded random whole games; at every step `checker.Checker` checks: legal
 actions are never empty before the end and come sorted; sampled actions not
 in `legal_actions()` are rejected with IllegalActionError; `apply` leaves the
-old state unchanged; every trick's winner follows RULES.md §1; every played
+old state unchanged; every trick's winner follows docs/rules.md#core; every played
 deal uses the 24 cards once and 120 card points; each deal record's totals
 are the previous totals plus its changes; the game ends and its finish ranks
 every seat by total. The default run plays GAMES games per preset and a few

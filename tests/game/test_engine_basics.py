@@ -287,7 +287,7 @@ def test_every_observation_parses_as_the_protobuf_message() -> None:
             looked = mine["seat_states"][actor]["looked"]
             # Only a blind offer or a lottery guess is decided without seeing
             # one's cards; a private offer (redeal, lottery) shows them to its
-            # holder without counting as "looked" publicly (RULES.md §6), and
+            # holder without counting as "looked" publicly (docs/rules.md#hidden-information), and
             # so does a later blind question to that seat.
             assert looked or mine["phase"] in ("blind", "lottery", "redeal"), (rules, mine["phase"])
             if looked or mine["phase"] == "redeal":

@@ -1,4 +1,4 @@
-"""Talon and exchange (RULES.md §1; §2 exchange, exchange_visible,
+"""Talon and exchange (docs/rules.md#core; #options exchange, exchange_visible,
 hidden_talon_on_100): the talon revealed to all, hidden on an unopposed 100
 (Finnish), given cards shown (Czech) or known only to giver and receiver,
 and the Finnish discard form (3 cards face down for the declarer, 7 tricks)."""

@@ -39,7 +39,7 @@ def test_later_deals_come_from_the_seed_as_in_new_game() -> None:
 
 
 def test_cards_that_would_be_redealt_are_refused() -> None:
-    r = Rules.preset("czech")  # RULES.md §3: a talon under 6 points redeals by itself
+    r = Rules.preset("czech")  # docs/rules.md#option-details: a talon under 6 points redeals by itself
     with pytest.raises(SetupError, match="would be redealt"):
         game_at_deal(r, 1, deal_number=3, dealer=2, totals=[0, 0, 0],
                      hands=[["AH", "TH", "KH", "QH", "AC", "TC", "9S"], ["AD", "TD", "KD", "JD", "9D", "JC", "9H"],

@@ -1,4 +1,4 @@
-"""Hidden information (RULES.md §6, issue 2).
+"""Hidden information (docs/rules.md#hidden-information, issue 2).
 
 For random states of every preset (and the variants that hide more: blind
 bids, hidden talon), for every seat: re-deal the cards that seat cannot know
@@ -239,7 +239,7 @@ def compare_all_seats(r: Any, seed: int, dealer: int, hands: list[list[Card]], t
     return compared
 
 
-# The other table sizes (RULES.md §4): two players with a stock (drawn
+# The other table sizes (docs/rules.md#table-sizes): two players with a stock (drawn
 # after each trick) or two banks, four with a sitting dealer and the
 # lottery. The same comparison, on the first deal as dealt (a redeal deals
 # from the seed, so a counterfactual that redeals where the game did not,

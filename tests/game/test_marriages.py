@@ -1,4 +1,4 @@
-"""Marriages (RULES.md §1 Marriages; §2 auto_declare, ace_marriage): declared
+"""Marriages (docs/rules.md#core Marriages; #options auto_declare, ace_marriage): declared
 when leading K or Q of a held marriage from the second trick on, sets trump
 until the next declaration; ace marriage (Czech, 200) sets no trump."""
 

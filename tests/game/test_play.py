@@ -1,4 +1,4 @@
-"""Trick play (RULES.md §1 Play; §2 must_trump, must_beat): following suit,
+"""Trick play (docs/rules.md#core Play; #options must_trump, must_beat): following suit,
 must-beat vs none, must-trump vs not, over-trumping (suit_and_trump), the
 trick winner, the declarer's first lead and the exchange order."""
 
@@ -113,7 +113,7 @@ def test_a_trump_lead_must_be_beaten_too(preset: str, options: dict[str, object]
 
 @pytest.mark.parametrize("preset,options", [("standard", {}), ("standard", {"must_beat": "suit"})])
 def test_must_beat_is_waived_once_the_trick_is_trumped(preset: str, options: dict[str, object]) -> None:
-    # RULES.md §2 must_beat: "unless the trick has already been trumped"
+    # docs/rules.md#options must_beat: "unless the trick has already been trumped"
     g = play(trump_lead(preset, **options), "1: play AH", "2: play 9H")
     assert g.to_act == 1
     g = play(g, "1: play TD")

@@ -1,4 +1,4 @@
-"""RULES.md §5: every preset's value for every rule point of the table, and
+"""docs/rules.md#presets: every preset's value for every rule point of the table, and
 `Rules.preset` / `Rules.replace` validation (§2 options by name)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 
 from arena.game import Rules
 
-# One row per rule point of RULES.md §5, one column per preset
+# One row per rule point of docs/rules.md#presets, one column per preset
 # (standard = estonian, lithuanian, czech, finnish, swedish).
 TABLE: dict[str, tuple[object, object, object, object, object]] = {
     "players": (3, 3, 3, 3, 3),
@@ -45,7 +45,7 @@ def test_estonian_is_standard_under_another_name() -> None:
 
 def test_barrel_thresholds_and_the_estonian_cap() -> None:
     assert Rules.preset("standard").threshold == 800
-    assert Rules.preset("standard").replace(target=500).threshold == 400  # RULES.md §3: 400 in the 500 game
+    assert Rules.preset("standard").replace(target=500).threshold == 400  # docs/rules.md#option-details: 400 in the 500 game
     assert Rules.preset("finnish").threshold == 800
     assert Rules.preset("czech").threshold == 880
     assert Rules.preset("standard").barrel_cap and not Rules.preset("finnish").barrel_cap

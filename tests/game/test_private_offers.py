@@ -1,4 +1,4 @@
-"""Private offers (RULES.md §6; docs/rules.md "Private offers").
+"""Private offers (docs/rules.md#private-offers).
 
 A redeal offer, the Finnish lottery offer and the Swedish four-9s
 abandonment are made to a seat because of its hidden hand. For each case:

@@ -1,4 +1,4 @@
-"""Redeals (RULES.md §3 Redeal conditions): Estonian (four 9s; under 10
+"""Redeals (docs/rules.md#option-details Redeal conditions): Estonian (four 9s; under 10
 points and no marriage), Finnish (four 9s compulsory; 17 or fewer may ask;
 two in a row cost the dealer 100 and pass the deal), Czech (hand under 13,
 four 9s, four jacks; talon under 6 points, two 9s, three jacks redeal by

@@ -1,4 +1,4 @@
-"""Deal scores and totals (RULES.md §1 Deal score, End; §2 rounding,
+"""Deal scores and totals (docs/rules.md#core Deal score, End; #options rounding,
 samosval, max_deals), with the worked examples of the source documents:
 
 - seeds/001 (Estonian, "Samm 9"): contract 120, 78 card points + a 60
@@ -98,7 +98,7 @@ def test_five_nearest_examples(raw: int, want: int) -> None:
 @pytest.mark.parametrize("preset", ["lithuanian", "swedish", "standard"])
 def test_engine_rounds_every_opponent_score_by_its_rule(preset: str) -> None:
     """Every opponent's change over many random deals equals its deal score
-    rounded by the preset's rule (RULES.md §2 rounding); 34/35/36 (002) and
+    rounded by the preset's rule (docs/rules.md#options rounding); 34/35/36 (002) and
     53/56 (000) are among the scores seen."""
     from .helpers import random_game, rules
     r = rules(preset, max_deals=40)

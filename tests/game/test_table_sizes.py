@@ -1,4 +1,4 @@
-"""Other table sizes (RULES.md §4): 4 players (the dealer sits out; Finnish:
+"""Other table sizes (docs/rules.md#table-sizes): 4 players (the dealer sits out; Finnish:
 the sitting dealer gains the talon's card points; the lottery with three 9s
 and its three outcomes) and both 2-player forms (stock with an alternating
 maker; two banks)."""
@@ -43,7 +43,7 @@ def test_four_players_the_dealer_sits_out(preset: str) -> None:
 
 @pytest.mark.parametrize("rounding", ["ten_half_down", "five_nearest"])
 def test_sitting_dealer_talon_points_are_not_rounded(rounding: str) -> None:
-    # RULES.md §4 "gains the card points of the talon"; §2 rounding applies to
+    # docs/rules.md#table-sizes "gains the card points of the talon"; #options rounding applies to
     # opponents' deal scores only: 13 stays 13 (not 10, nor 15).
     g = four("finnish", HANDS, TALON, rounding=rounding)
     g = play(g, "1: bid 110", "2: pass", "0: bid 120", "1: pass", *deals.EXAMPLE_001_GIVES,

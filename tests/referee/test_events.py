@@ -63,7 +63,7 @@ def test_trick_winner_rules() -> None:
 def test_a_given_card_is_hidden_from_the_third_seat_unless_the_exchange_is_visible() -> None:
     for preset, visible in (("standard", False), ("lithuanian", False), ("czech", True)):
         rules = Rules.preset(preset)
-        assert rules.exchange_visible is visible  # RULES.md §5: Czech gives face up
+        assert rules.exchange_visible is visible  # docs/rules.md#presets: Czech gives face up
         for seed in range(4):
             game, give = _play_until(rules, seed, Give)
             actor = game.to_act

@@ -1,4 +1,4 @@
-"""Hidden information on the wire (RULES.md §6, issue 3).
+"""Hidden information on the wire (docs/rules.md#hidden-information, issue 3).
 
 Three recording bots (tests/bots/recorder) play whole matches through the
 real referee and save every message they receive, byte for byte. Then:
@@ -118,7 +118,7 @@ def check_seat(seat: int, messages: list[bytes], states: list[Any], actions: lis
 
     A card may be named between the decisions at states p and q when the
     seat's observation shows it in some state from p to q, or when it was
-    played (a public fact, RULES.md §6) by an action between them: the last
+    played (a public fact, docs/rules.md#hidden-information) by an action between them: the last
     trick of a deal is played and scored in one step, so its cards show in
     no observation."""
     played = [{str(a.card)} if isinstance(a, Play) else set() for a in actions]
@@ -149,7 +149,7 @@ def check_seat(seat: int, messages: list[bytes], states: list[Any], actions: lis
             for ev in msg.decision.events:
                 pending |= cards_in(ev)
             assert cards_in(msg.decision.observation) <= obs_cards[q]
-            # Legal actions name the seat's own cards (RULES.md §6: it may know
+            # Legal actions name the seat's own cards (docs/rules.md#hidden-information: it may know
             # them), even where its observation shows no hand (a blind seat
             # that has not looked yet must still choose cards to give).
             named = {c for t in msg.decision.legal_texts for c in cards_in(t)}

@@ -1,5 +1,5 @@
 """A seat's transcript does not tell it of another seat's declined private
-offer (RULES.md §6; docs/rules.md "Private offers"); the all-seats view does."""
+offer (docs/rules.md#private-offers); the all-seats view does."""
 
 from __future__ import annotations
 

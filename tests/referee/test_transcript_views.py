@@ -91,7 +91,7 @@ def test_a_blind_seat_s_hand_shows_once_it_has_looked() -> None:
 
 
 def test_the_compulsory_opening_bid_is_told_before_the_first_seat_acts() -> None:
-    """RULES.md §2: the seat left of the dealer opens with a compulsory 100,
+    """docs/rules.md#options: the seat left of the dealer opens with a compulsory 100,
     an entry the engine makes, with no action recorded. `replay show` tells
     it first in each deal (it once began with the next seat's pass), once,
     and never counts a seat's own bid or pass as another such entry."""

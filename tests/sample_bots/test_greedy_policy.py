@@ -39,7 +39,7 @@ def test_estimate_ranks_hands_by_strength(policy: ModuleType) -> None:
     marriage = ["AH", "KH", "QH", "AC", "TC", "9D", "JS"]
     assert policy.estimate(weak, with_talon=True) < 100
     assert policy.estimate(aces, with_talon=True) > policy.estimate(weak, with_talon=True)
-    # The hearts marriage with an ace to win the lead is worth its 100 (RULES.md §1).
+    # The hearts marriage with an ace to win the lead is worth its 100 (docs/rules.md#core).
     assert policy.estimate(marriage, with_talon=True) >= 150
 
 

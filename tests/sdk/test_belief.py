@@ -92,7 +92,7 @@ def test_the_sdk_observation_with_wire_names_samples_the_same() -> None:
 
 
 def test_a_void_seat_never_gets_the_suit() -> None:
-    """Seat 1 did not follow clubs: no sample gives it a club (RULES.md §1)."""
+    """Seat 1 did not follow clubs: no sample gives it a club (docs/rules.md#core)."""
     rules = Rules.preset("lithuanian")  # no must_beat: only the void is implied
     hands = ["AC TC KC QC JC 9C AD", "AH TH KH QH JH 9H AS", "TD KD QD JD 9D TS KS"]
     g = new_game(rules, 1, dealer=2, hands=[h.split() for h in hands], talon=["QS", "JS", "9S"])
@@ -112,7 +112,7 @@ def test_two_player_rules_are_refused_by_name() -> None:
 
 def _lottery_game(guesses: tuple[str, str], pick: str) -> GameState:
     """Finnish, 4 players (seat 3 deals and sits out): seat 0 is dealt three
-    9s and runs the lottery (RULES.md §4)."""
+    9s and runs the lottery (docs/rules.md#table-sizes)."""
     rules = Rules.preset("finnish").replace(players=4)
     hands = ["9C 9D 9H AC TC KC QC", "AD TD KD QD JD JC AS", "AH TH KH QH JH TS KS", ""]
     g = new_game(rules, 1, dealer=3, hands=[h.split() for h in hands], talon=["QS", "JS", "9S"])

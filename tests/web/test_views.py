@@ -3,7 +3,7 @@
 1. A seat's view is its `observation(seat)` with nothing added: every key
    equal, the hand placed among the seats, every other hand None.
 2. The all-cards view shows each seat's real hand and the real talon.
-3. Hidden information on the data the browser receives (RULES.md §6): the
+3. Hidden information on the data the browser receives (docs/rules.md#hidden-information): the
    first deal is fixed and every card seat v cannot know (other hands,
    talon) is permuted; the same recorded actions, times and fault notes are
    re-played; seat v's player data (the exact bytes served) is identical up

@@ -1,5 +1,5 @@
-"""docs/protocol.md "Action notation" (the reference bot authors get, since
-RULES.md is not in the repository) covers every action kind the engine
+"""docs/protocol.md "Action notation" (the reference bot authors get beside
+docs/rules.md#notation) covers every action kind the engine
 parses, and each form it shows is read by the engine as documented."""
 
 from __future__ import annotations

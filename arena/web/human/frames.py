@@ -6,7 +6,7 @@ seat's stream carried it (field names as in the .proto, unset scalars
 shown). The bridge adds nothing taken from elsewhere: the page draws the
 table from the observation the referee sent, highlights the legal actions
 the referee listed, and JavaScript decides nothing a seat may see
-(DESIGN.md "Seeing and playing"). The bridge's own frames (`notice`,
+(docs/people.md). The bridge's own frames (`notice`,
 `clock`, `turn_clock`, `closed`) carry no cards.
 """
 

@@ -1,6 +1,6 @@
 """One person's seat: a bridge between the referee and the person's browser.
 
-The bridge is a bot (DESIGN.md "Seeing and playing"): the referee starts it
+The bridge is a bot (docs/people.md): the referee starts it
 like one (arena.referee.hosted), with the seat's ARENA_ADDRESS and
 ARENA_TOKEN, and it plays over the same gRPC stream as any bot. What the
 stream carries goes to the browser as JSON (frames.py), message for

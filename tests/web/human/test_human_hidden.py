@@ -1,4 +1,4 @@
-"""Hidden information on the way to a person's browser (RULES.md §6).
+"""Hidden information on the way to a person's browser (docs/rules.md#hidden-information).
 
 The human seat's bridge plays through the real referee against real bot
 processes; a stand-in browser (real HTTP and websocket on loopback)
