@@ -41,3 +41,20 @@ def fault_bot(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]
         return folder if folder.exists() else fault_bot_copy(name, root)
 
     return get
+
+
+# Tiers (docs/testing.md): every test not marked with one of these is `unit`,
+# so `-m unit` is the quick in-process tier.
+_NOT_UNIT = frozenset({"slow", "docker", "bwrap", "browser", "toolchains", "serial"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        names = {m.name for m in item.iter_markers()}
+        if not names & _NOT_UNIT:
+            item.add_marker(pytest.mark.unit)
+        if "serial" in names:
+            # pytest-xdist's --dist loadgroup runs a group on one worker, in
+            # turn: these tests never overlap each other (they still share
+            # the machine with the other workers' tests).
+            item.add_marker(pytest.mark.xdist_group("serial"))

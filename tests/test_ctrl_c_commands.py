@@ -38,7 +38,7 @@ from tournament.test_ctrl_c_pty import (
     in_terminal,
 )
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.serial]
 
 GREEDY = ROOT / "sample_bots" / "greedy"
 RANDOM = ROOT / "sample_bots" / "random"

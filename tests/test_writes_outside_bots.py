@@ -19,6 +19,8 @@ from arena.sandbox.botfile import folder_hash
 
 RANDOM = ROOT / "sample_bots" / "random"
 
+pytestmark = [pytest.mark.slow]
+
 
 def a_bot(tmp: Path, name: str) -> Path:
     folder = tmp / name

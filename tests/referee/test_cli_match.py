@@ -277,6 +277,7 @@ def test_an_empty_key_is_a_usage_error() -> None:
     assert code == 2 and "--key: must not be empty" in err and "Traceback" not in err + out
 
 
+@pytest.mark.slow
 def test_pondering_flag_and_the_pause_mechanism_per_seat(tmp_path: Path) -> None:
     """Default: each seat is paused while another decides (its mechanism is
     recorded per seat, as the sandbox level is); --pondering: 'off'."""
@@ -316,6 +317,7 @@ def test_replay_show_writes_a_names_control_characters_as_escapes(tmp_path: Path
     assert "1: eve\\x1b]0;owned\\x07\\x1b[2J\\x0dX@human" in out, out[:300]
 
 
+@pytest.mark.slow
 def test_the_referees_warnings_are_the_commands_own_lines(
         tmp_path: Path, fault_bot: Callable[[str], Path]) -> None:
     """A bot that first says hello with a wrong token: the referee refuses

@@ -38,6 +38,8 @@ BURNER_SEAT = 1
 BOUND = 0.01
 LOOPS = 300_000  # the victims' work per decision: some ms, so that there is time to burn
 
+pytestmark = [pytest.mark.serial]
+
 
 @pytest.fixture(scope="module")
 def victim(tmp_path_factory: pytest.TempPathFactory) -> BotSpec:

@@ -66,7 +66,7 @@ BOTS = (
              "scripts/go.sh"),
 )
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.toolchains]
 
 
 @pytest.fixture(scope="module", params=BOTS, ids=lambda bot: bot.name)

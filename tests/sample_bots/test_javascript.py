@@ -19,7 +19,7 @@ from arena.wire.gen.arena.v1 import arena_pb2 as pb
 ROOT = Path(__file__).resolve().parents[2]
 JS = ROOT / "sample_bots" / "javascript"
 
-pytestmark = [
+pytestmark = [pytest.mark.toolchains,
     pytest.mark.slow,
     pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed"),
     pytest.mark.skipif(not (JS / "node_modules" / "@grpc" / "grpc-js").is_dir(),

@@ -36,6 +36,7 @@ def test_bank_zero_plays_in_both_commands(tmp_path: Path) -> None:
     assert "6/6 matches finished" in run.stdout
 
 
+@pytest.mark.slow
 def test_a_negative_bank_is_refused_by_both(tmp_path: Path) -> None:
     refused(cli("play", RANDOM, RANDOM, RANDOM, "--bank", "-1"), "--bank -1")
     folder = tmp_path / "t"

@@ -14,6 +14,8 @@ from clihelp import ROOT, cli, refused
 
 RANDOM_B = ROOT / "tournaments" / "sample" / "random_b"
 
+pytestmark = [pytest.mark.slow]
+
 
 def random_bot(tmp: Path, name: str) -> Path:
     folder = tmp / name

@@ -32,7 +32,7 @@ from arena.sandbox.process import live_processes
 
 from .test_cli_bad_input import random_bot
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.serial]
 
 ARENA = ROOT / ".venv" / "bin" / "arena"
 STOPPED = "interrupted: finished matches are stored; run again to resume"

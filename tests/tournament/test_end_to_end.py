@@ -159,6 +159,7 @@ def test_dask_run_gives_the_same_results(reference, tmp_path) -> None:
     assert table_rows(tmp_path / "board") == table_rows(ref_board)
 
 
+@pytest.mark.slow
 def test_new_writes_a_commented_example_and_bad_configs_store_nothing(tmp_path) -> None:
     folder = tmp_path / "fresh"
     cli("tournament", "new", folder, "--bot", ROOT / "sample_bots" / "greedy",
@@ -190,6 +191,7 @@ def test_new_writes_a_commented_example_and_bad_configs_store_nothing(tmp_path) 
     assert not (folder / "tournament.sqlite").exists()
 
 
+@pytest.mark.slow
 def test_bot_add_copies_and_versions_a_bot(tmp_path) -> None:
     folder = tmp_path / "t"
     cli("tournament", "new", folder)

@@ -61,6 +61,7 @@ def test_gauntlet_stops_early_with_a_verdict_and_resumes(tmp_path: Path) -> None
     assert (folder / "gauntlet.sqlite").read_bytes() == stored
 
 
+@pytest.mark.slow
 def test_bad_input_is_one_line_and_stores_nothing(tmp_path: Path) -> None:
     folder = tmp_path / "g"
     greedy = ROOT / "sample_bots" / "greedy"

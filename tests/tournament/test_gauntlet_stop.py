@@ -27,7 +27,7 @@ from .test_ctrl_c_pty import (
 )
 from .test_gauntlet_cli import SHORT, gauntlet
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.serial]
 
 SETS = 4  # a fixed-length gauntlet: it does not stop early on its own
 GREEDY, RANDOM = ROOT / "sample_bots" / "greedy", ROOT / "sample_bots" / "random"

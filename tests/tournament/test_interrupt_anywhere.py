@@ -22,7 +22,7 @@ from clihelp import argv, cli
 
 from .test_ctrl_c_pty import NOISE, STOPPED, random_tournament
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.serial]
 
 PLANNED = 6  # one duplicate set of a 3-bot field
 

@@ -33,6 +33,7 @@ def new_tournament(tmp_path: Path, folder: Path, names: tuple[str, ...]) -> list
     return sources
 
 
+@pytest.mark.slow
 def test_new_copies_the_bots_in_and_status_lists_them_before_any_run(tmp_path: Path) -> None:
     folder = tmp_path / "t"
     sources = new_tournament(tmp_path, folder, ("rb", "rc", "rd"))

@@ -188,6 +188,7 @@ def test_bad_input_is_an_error_page(stored: Path, tmp_path: Path,
     assert r.status_code == 404 and "is gone" in error_of(r.text)
 
 
+@pytest.mark.slow
 def test_cli_bad_input_is_one_line(tmp_path: Path) -> None:
     broken = tmp_path / "broken.jsonl"
     broken.write_text('{"type":"header","seed":1}\n')

@@ -21,7 +21,7 @@ from arena.referee.replay import read_replay
 from .browser import browser, no_overflow, open_player, serve, table_cards
 from .stored import ROOT, SAMPLE_BOTS, write_replay
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 PRESETS = {
     "standard": ("standard", {}), "estonian": ("estonian", {}), "lithuanian": ("lithuanian", {}),

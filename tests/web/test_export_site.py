@@ -11,6 +11,8 @@ from clihelp import cli
 
 from arena.web import export
 
+pytestmark = [pytest.mark.slow]
+
 
 def test_a_republished_site_keeps_no_page_of_the_earlier_one(stored: Path, tmp_path: Path) -> None:
     out = tmp_path / "board"

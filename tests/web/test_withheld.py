@@ -66,6 +66,7 @@ def card_urls(folder_name: str, match_id: str) -> list[str]:
             f"/t/{folder_name}/log/{match_id}/0"]
 
 
+@pytest.mark.slow
 def test_an_incomplete_table_is_listed_but_its_cards_are_withheld(tmp_path: Path) -> None:
     folder = tmp_path / "dup"
     played, todo = half_played(folder)
@@ -205,6 +206,7 @@ def test_a_gauntlet_set_is_one_table(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.browser
 def test_in_a_browser_the_replay_opens_once_the_table_is_played(tmp_path: Path) -> None:
     """Chromium over `arena serve`: a visitor finds no way to a half-played
     table's cards, and a typed player URL says why; after the table

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "protocol.md"
 NODE_MODULES = ROOT / "sample_bots" / "javascript" / "node_modules"
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.toolchains]
 
 
 def blocks(kind: str) -> dict[str, str]:

@@ -46,7 +46,7 @@ from arena.wire.codec import observation_from_pb, pb
 
 from .browser_client import BrowserClient
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 ROOT = Path(__file__).resolve().parents[3]
 PRESETS = ("standard", "estonian", "lithuanian", "czech", "finnish", "swedish")

@@ -14,7 +14,7 @@ from arena.referee.replay import check, read_replay
 
 from .seat_driver import marriage_pairs, play_to_the_end, step
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 ROOT = Path(__file__).resolve().parents[3]
 GREEDY, RANDOM = str(ROOT / "sample_bots" / "greedy"), str(ROOT / "sample_bots" / "random")

@@ -22,7 +22,7 @@ from arena.referee.replay import read_replay
 
 from .seat_driver import play_to_the_end
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 URL = re.compile(r"open (http://127\.0\.0\.1:\d+/join/\S+)")
 PER_MOVE = 5  # the bots' (and so the notices') per-move time; the bank covers the wait

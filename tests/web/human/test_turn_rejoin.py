@@ -17,7 +17,7 @@ from arena.referee.replay import read_replay
 
 from .seat_driver import play_to_the_end, step
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 ROOT = Path(__file__).resolve().parents[3]
 RANDOM = str(ROOT / "sample_bots" / "random")

@@ -16,7 +16,7 @@ from arena.referee.replay import check, read_replay
 
 from ..human.seat_driver import play_all_to_the_end, play_to_the_end, step
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 ROOT = Path(__file__).resolve().parents[3]
 BOTS = ["--bot", str(ROOT / "sample_bots" / "random"), "--bot", str(ROOT / "sample_bots" / "greedy")]
