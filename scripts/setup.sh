@@ -27,7 +27,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 if [ ! -f .venv/.installed ] || [ pyproject.toml -nt .venv/.installed ]; then
   .venv/bin/pip install -q --upgrade pip
-  .venv/bin/pip install -q -e '.[dev]'
+  .venv/bin/pip install -q -e '.[all,dev]'   # every extra: the project's own commands and tests use them all
   touch .venv/.installed
 fi
 

@@ -1,4 +1,4 @@
-"""The project carries its own rules: every `rules.md#anchor` that the code,
+"""The project carries its own rules: every `rules.md#<section>` that the code,
 the tests, the benchmarks and the docs cite is a section of docs/rules.md,
 and nothing cites the specification files that are not in the repository
 (RULES.md, DESIGN.md)."""

@@ -25,36 +25,50 @@ _STARTING = (threading.current_thread() is threading.main_thread()
 if _STARTING:
     signal.signal(signal.SIGINT, _stopped_while_starting)
 
-import typer  # noqa: E402 - after the handler above
+# The command line is an extra (`thousand-arena[cli]`): with the base
+# package alone (a bot author's SDK) `arena` says so in one line (main).
+_MISSING: ModuleNotFoundError | None = None
+try:
+    import typer
 
-from arena.cli import (  # noqa: E402
-    bot_cmd,
-    gauntlet_cmd,
-    leaderboard_cmd,
-    match_cmd,
-    rules_cmd,
-    sandbox_cmd,
-    serve_cmd,
-    tournament_cmd,
-)
+    from arena.cli import (
+        bot_cmd,
+        gauntlet_cmd,
+        leaderboard_cmd,
+        match_cmd,
+        rules_cmd,
+        sandbox_cmd,
+        serve_cmd,
+        tournament_cmd,
+    )
+except ModuleNotFoundError as exc:
+    if (exc.name or "arena").split(".")[0] == "arena":
+        raise
+    _MISSING = exc
 
 if _STARTING:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
-app = typer.Typer(
-    name="arena",
-    help="Tournament engine for bots that play the card game 1000.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+if _MISSING is None:
+    app = typer.Typer(
+        name="arena",
+        help="Tournament engine for bots that play the card game 1000.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
 
-for _module in (rules_cmd, match_cmd, bot_cmd, tournament_cmd, gauntlet_cmd, leaderboard_cmd,
-                sandbox_cmd, serve_cmd):
-    _module.register(app)
+    for _module in (rules_cmd, match_cmd, bot_cmd, tournament_cmd, gauntlet_cmd, leaderboard_cmd,
+                    sandbox_cmd, serve_cmd):
+        _module.register(app)
 
 
 def main() -> None:
+    from arena.cli.extras import missing_line
+
+    if _MISSING is not None:
+        sys.stderr.write(missing_line(_MISSING.name or "typer") + "\n")
+        raise SystemExit(2)
     from arena.cli.stopping import exiting, last_words
 
     try:
@@ -75,11 +89,10 @@ def main() -> None:
         missing = (exc.name or "").split(".")[0]
         if not missing or missing == "arena":
             raise
-        # A dependency added since this virtualenv was set up (a `git pull`
-        # without `make setup`): commands import their libraries lazily.
-        typer.echo(f"error: the Python package {missing!r} is not installed in {sys.prefix} "
-                   "(a dependency added since it was set up?): run `make setup` "
-                   "(bash scripts/setup.sh)", err=True)
+        # Commands import their libraries lazily: an extra not installed
+        # (extras.py names it), or a dependency added since this virtualenv
+        # was set up (a `git pull` without `make setup`).
+        typer.echo(missing_line(missing), err=True)
         raise SystemExit(2) from None
     except Exception as exc:
         if not _is_usage_error(exc):
