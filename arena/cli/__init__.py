@@ -40,6 +40,7 @@ try:
         sandbox_cmd,
         serve_cmd,
         tournament_cmd,
+        verify_cmd,
     )
 except ModuleNotFoundError as exc:
     if (exc.name or "arena").split(".")[0] == "arena":
@@ -59,7 +60,7 @@ if _MISSING is None:
     )
 
     for _module in (rules_cmd, match_cmd, bot_cmd, tournament_cmd, gauntlet_cmd, leaderboard_cmd,
-                    sandbox_cmd, serve_cmd):
+                    sandbox_cmd, serve_cmd, verify_cmd):
         _module.register(app)
 
 

@@ -75,11 +75,15 @@ def publish(
         "match is finished")] = False,
     site: Annotated[bool, typer.Option(
         "--site/--no-site", help="also write the browsable site into OUT/site/")] = True,
+    bundle: Annotated[bool, typer.Option(
+        "--bundle/--no-bundle", help="also write the results bundle into OUT/bundle/ "
+        "(what `arena verify` checks the table with)")] = True,
 ) -> None:
     """Write leaderboard.md, .json, .csv and index.html, with the tournament
     seed's commitment (the seed itself once every planned match is finished),
     and the static site in site/ (tournament page, match list, head-to-head,
-    per-bot pages, a replay player per match)."""
+    per-bot pages, a replay player per match), and the results bundle in
+    bundle/ (settings, bots, results, replays, a hash-chained manifest)."""
     from arena.tournament.publish import publish as write
 
     table, last_bot_id = _table(folder, reveal)
@@ -101,6 +105,14 @@ def publish(
         if foreign is not None:
             raise _fail(f"{target / 'site'}: holds {foreign!r}, which no published site has: "
                         "not replaced (give another --out, or --no-site)")
+    if bundle:
+        from arena.tournament import bundle_format
+        from arena.tournament.bundle import foreign_entry as foreign_in_bundle
+
+        foreign = foreign_in_bundle(target / bundle_format.FOLDER)
+        if foreign is not None:
+            raise _fail(f"{target / bundle_format.FOLDER}: holds {foreign!r}, which no results "
+                        "bundle has: not replaced (give another --out, or --no-bundle)")
     try:
         paths = write(table, target, opened)
     except OSError as exc:
@@ -125,6 +137,30 @@ def publish(
                         f"{exc.strerror or exc}") from None
         typer.echo(f"wrote {target / 'site' / 'index.html'} and {len(files) - 1} more files "
                    "of the site (open index.html, or serve the folder)")
+    if bundle:
+        _write_bundle(folder, table, target)
+
+
+def _write_bundle(folder: Path, table: Table, target: Path) -> None:
+    """The results bundle beside the four files (arena/tournament/bundle.py)."""
+    from arena.tournament import bundle_format
+    from arena.tournament.bundle import write
+    from arena.tournament.config import load_config
+    from arena.tournament.publish import to_json
+    from arena.tournament.store import Store, StoreError
+
+    out = target / bundle_format.FOLDER
+    try:
+        config = load_config(folder, check_bots=False)
+        with Store(config.store_path) as store:
+            done = write(config, store, table, to_json(table), out)
+    except StoreError as exc:
+        raise _fail(str(exc)) from None
+    except OSError as exc:
+        raise _fail(f"{out}: cannot write the results bundle there: "
+                    f"{exc.strerror or exc}") from None
+    typer.echo(f"wrote {done.folder} ({done.matches} matches, {done.replays} replays); "
+               f"manifest head {done.head} (`arena verify {done.folder}` checks it)")
 
 
 def register(app: typer.Typer) -> None:

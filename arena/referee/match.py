@@ -49,7 +49,7 @@ from arena.referee.rulechoice import MatchSetupError, RulesChoiceError, build_ru
 from arena.referee.seats import DISCONNECTED, Seat
 from arena.referee.server import RefereeService, Refusals, start_server, stop_server
 from arena.referee.socket_gate import Gate, GateEvents
-from arena.referee.spec import MatchResult, MatchSpec, SeatResult, sandbox_warning
+from arena.referee.spec import MatchResult, MatchSpec, SeatResult, finish_places, sandbox_warning
 from arena.sandbox.api import SandboxError, SandboxUnavailable
 
 log = logging.getLogger("arena.referee")
@@ -386,18 +386,8 @@ class Match:
 
     def _result(self, game: Any, duration: float) -> MatchResult:
         totals = [int(t) for t in game.totals]
-        groups = [tuple(g) if isinstance(g, (tuple, list)) else (int(g),) for g in game.finish]
         forfeits = [s.index for s in self.seats if s.forfeited]
-        finish = [tuple(x for x in g if x not in forfeits) for g in groups]
-        finish = [g for g in finish if g]
-        if forfeits:
-            finish.append(tuple(sorted(forfeits)))
-        place_of: dict[int, int] = {}
-        place = 1
-        for g in finish:
-            for x in g:
-                place_of[x] = place
-            place += len(g)
+        finish, place_of = finish_places(game.finish, forfeits)
         seats = tuple(
             SeatResult(
                 seat=s.index, bot=s.bot.name, version=s.bot.version, total=totals[s.index],

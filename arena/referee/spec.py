@@ -7,9 +7,9 @@ back to the tournament coordinator, which alone writes the store.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from arena.game.records import DealRecord
 from arena.manifest import BotSpec
@@ -149,3 +149,23 @@ def sandbox_warning(levels: Iterable[str]) -> str:
     return (f"WARNING: sandbox levels are mixed ({', '.join(found)}): the process-level bots "
             "were less confined than the others and could reach more of the machine "
             "(docs/sandbox.md, 'The process level')")
+
+
+def finish_places(game_finish: Iterable[Any], forfeits: Sequence[int]
+                  ) -> tuple[list[tuple[int, ...]], dict[int, int]]:
+    """A match's finishing order (groups of tied seats, best first) and each
+    seat's place from the engine's `game.finish`: seats that forfeited are
+    last, together, whatever their totals. The referee's result and
+    `arena verify`'s re-play both place seats with it."""
+    groups = [tuple(g) if isinstance(g, (tuple, list)) else (int(g),) for g in game_finish]
+    finish = [tuple(x for x in g if x not in forfeits) for g in groups]
+    finish = [g for g in finish if g]
+    if forfeits:
+        finish.append(tuple(sorted(forfeits)))
+    place_of: dict[int, int] = {}
+    place = 1
+    for g in finish:
+        for x in g:
+            place_of[x] = place
+        place += len(g)
+    return finish, place_of

@@ -137,6 +137,19 @@ def plan_field(config: TournamentConfig, bots: Sequence[BotRow],
                          config.schedule, names=[b.name for b in bots], played=played)
 
 
+def deal_seeds(config: TournamentConfig, bots: Sequence[BotRow]) -> dict[str, tuple[int, int]]:
+    """Each planned match's two possible deal seeds, (shared, fresh): the
+    one every version of its bots plays, and the one a new version gets
+    where others' deals may be public (schedule.deal_seed). Which of the
+    two a match was dealt is public; the seeds are not, until revealed."""
+    shared = plan_field(config, bots)
+    fresh = schedule.plan([b.key for b in bots], config.duplicate_sets, config.seed,
+                          config.schedule, names=[b.name for b in bots],
+                          played=schedule.EVERY_TABLE_PLAYED)
+    seeds = {m.match_id: m.seed for m in fresh}
+    return {m.match_id: (m.seed, seeds[m.match_id]) for m in shared}
+
+
 def played_tables(store: Store, logged_only: bool = False
                   ) -> dict[tuple[int, str], set[frozenset[str]]]:
     """(set, table digest) -> the version sets with finished matches there:

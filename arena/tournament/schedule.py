@@ -31,7 +31,7 @@ import hashlib
 import itertools
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Literal
@@ -198,6 +198,25 @@ def table_of(match_id_: str) -> tuple[int, str]:
 # (set number, table digest) -> the sets of bot versions (field keys) that
 # have finished matches at that table: whose deals may be public.
 Played = Mapping[tuple[int, str], AbstractSet[frozenset[str]]]
+
+
+class _EveryTablePlayed(Mapping[tuple[int, str], AbstractSet[frozenset[str]]]):
+    """A `played` in which other versions have played at every table."""
+
+    def __getitem__(self, key: tuple[int, str]) -> AbstractSet[frozenset[str]]:
+        return frozenset({frozenset()})
+
+    def __iter__(self) -> Iterator[tuple[int, str]]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+
+# With it, `plan` gives every table its fresh seed (deal_seed's second
+# derivation): what a published match's seed is checked against when it was
+# dealt fresh (arena verify), without the store's history of who played where.
+EVERY_TABLE_PLAYED: Played = _EveryTablePlayed()
 
 
 def deal_seed(tournament_seed: int, set_no: int, key: str, versions: Iterable[str],

@@ -78,6 +78,21 @@ def build(config: TournamentConfig, store: Store, reveal: bool = False) -> Table
     planned = plan_field(config, bots) if len(bots) >= 3 else []
     wanted = {m.match_id for m in planned}
     rows = [r for r in store.matches(wanted) if r.status == "finished" and r.result]
+    active = {b.id for b in bots}
+    versions = version_labels(store.bots())
+    old = [b for b in store.bots() if b.id not in active]
+    finished_by_bot = store.finished_by_bot() if old else Counter()
+    retired = tuple((b.name, versions[b.id], finished_by_bot[b.id]) for b in old)
+    seed = disclose(store, config.seed, bool(planned) and len(rows) == len(planned), reveal)
+    return compose(config, bots, versions, len(planned), rows, retired, seed)
+
+
+def compose(config: TournamentConfig, bots: list[BotRow], versions: dict[int, str],
+            planned: int, rows: list[MatchRow], retired: tuple[tuple[str, str, int], ...],
+            seed: SeedDisclosure | None) -> Table:
+    """The table of the field `bots` (with their version labels) from the
+    finished `rows` of its plan: the ratings, rank intervals and statistics.
+    Needs no store: `arena verify` recomputes a published table with it."""
     rated = rated_matches(rows)
     ids = [b.id for b in bots]
     rating, history = ratings.rate(rated, ids)
@@ -86,7 +101,6 @@ def build(config: TournamentConfig, store: Store, reveal: bool = False) -> Table
     steps: dict[int, list[tuple[int, float]]] = {b: [] for b in ids}
     for bot_id, step, _mid, mu, sigma in history:
         steps[bot_id].append((step, mu - 3 * sigma))
-    versions = _version_labels(store.bots())
     out = []
     for bot in bots:
         stats = _stats(bot.id, rows)
@@ -99,21 +113,14 @@ def build(config: TournamentConfig, store: Store, reveal: bool = False) -> Table
             history=tuple((s, round(c, 3)) for s, c in steps[bot.id]), **stats,
         ))
     out.sort(key=lambda row: row.rank)
-    active = {b.id for b in bots}
-    retired = []
-    old = [b for b in store.bots() if b.id not in active]
-    finished_by_bot = store.finished_by_bot() if old else Counter()
-    for b in old:
-        retired.append((b.name, versions[b.id], finished_by_bot[b.id]))
     return Table(
         name=config.name, rules=config.match.rules_dict(), duplicate_sets=config.duplicate_sets,
-        planned=len(planned), finished=len(rows), rows=tuple(out), retired=tuple(retired),
-        seed=disclose(store, config.seed, bool(planned) and len(rows) == len(planned), reveal),
+        planned=planned, finished=len(rows), rows=tuple(out), retired=retired, seed=seed,
         mixed_levels=sum(1 for r in rows if r.result is not None and r.result.sandbox_warning),
     )
 
 
-def _version_labels(bots: list[BotRow]) -> dict[int, str]:
+def version_labels(bots: list[BotRow]) -> dict[int, str]:
     """bot.toml's version, with a content-hash suffix when one name has two
     versions with the same version string (a bot changed without a bump)."""
     seen: Counter[tuple[str, str]] = Counter((b.name, b.version) for b in bots)
