@@ -161,8 +161,9 @@ def _match(entry: Any, i: int, where: str, bots: dict[int, BotRow]) -> BundleMat
     replay = entry.get("replay")
     if replay is not None and not safe_replay_name(replay):
         raise VerifyError(f"{at}: 'replay' {str(replay)[:80]!r} is not replays/ID.jsonl")
+    given = _get(entry, "result", dict, at)
     try:
-        result = result_from_json(json.dumps(_get(entry, "result", dict, at)))
+        result = result_from_json(json.dumps(given))
     except (TypeError, KeyError, ValueError, AttributeError) as exc:
         raise VerifyError(f"{at}: match {match_id}: 'result' is not a match result "
                           f"({str(exc)[:80]})") from None
