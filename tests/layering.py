@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("sandbox", "sdk", "bridge"),
     ("referee",),
     ("tournament",),
-    ("web",),
+    ("web", "verify"),
     ("cli",),
 )
 

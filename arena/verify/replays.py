@@ -3,7 +3,7 @@
 The engine deals from the replay's seed (new_game) and applies each
 recorded action (replay.replay_states): an action that is not legal there,
 or a seat acting out of turn, stops it. The deals' results the engine
-computes (referee.messages.deal_summary, as the referee recorded them),
+computes (game.deals, the records the referee passes on as they are),
 the totals and the places (spec.finish_places, the referee's own) must be
 those the replay and the bundle's result record.
 """
@@ -14,13 +14,13 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from arena.game import Rules
-from arena.referee.messages import deal_summary
+from arena.game.records import DealRecord
 from arena.referee.replay import ReplayError, read_replay, replay_states
-from arena.referee.spec import DealSummary, finish_places
+from arena.referee.spec import finish_places
 from arena.verify.errors import Mismatch
 from arena.verify.load import Bundle, BundleMatch
 
-_DEAL_FIELDS = tuple(DealSummary.__dataclass_fields__)
+_DEAL_FIELDS = tuple(DealRecord.__dataclass_fields__)
 
 
 @dataclass(frozen=True)
@@ -68,14 +68,13 @@ def check_match(bundle: Bundle, x: BundleMatch, rules: dict[str, Any],
     except ReplayError as exc:
         at = f", deal {last.get('deal')}, decision {last.get('n')}" if last else ""
         raise Mismatch(f"{where}{at}: {exc}") from None
-    _deals(where, [deal_summary(d, i + 1) for i, d in enumerate(game.deals)], replay.deals,
-           x.result.deals)
+    _deals(where, list(game.deals), replay.deals, x.result.deals)
     _outcome(where, game, replay.result, x)
     return Replayed(len(replay.actions), len(game.deals))
 
 
-def _deals(where: str, played: list[DealSummary], recorded: list[dict[str, Any]],
-           resulted: tuple[DealSummary, ...]) -> None:
+def _deals(where: str, played: list[DealRecord], recorded: list[dict[str, Any]],
+           resulted: tuple[DealRecord, ...]) -> None:
     for source, deals in (("its replay records", recorded),
                           ("its result records", [asdict(d) for d in resulted])):
         if len(deals) != len(played):
