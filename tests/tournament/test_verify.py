@@ -403,3 +403,21 @@ def test_wrong_formats_are_one_line(bundle: Path, tmp_path: Path) -> None:
 def test_a_replay_added_to_the_folder_is_refused(bundle: Path) -> None:
     shutil.copyfile(replays(bundle)[0], bundle / fmt.REPLAYS / "s999-extra.jsonl")
     different(bundle, "replays/s999-extra.jsonl is in the bundle but in no match's entry")
+
+
+def test_publish_replaces_only_a_bundle_it_wrote(published: Path, tmp_path: Path) -> None:
+    folder = published.parent / "vt"
+    out = tmp_path / "out"
+    (out / fmt.FOLDER).mkdir(parents=True)
+    (out / fmt.FOLDER / "notes.txt").write_text("mine")
+    done = cli("leaderboard", "publish", folder, "--out", out, "--no-site")
+    assert done.returncode == 2 and "holds 'notes.txt', which no results bundle has" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert sorted(p.name for p in out.iterdir()) == [fmt.FOLDER]  # nothing written
+    (out / fmt.FOLDER / "notes.txt").unlink()
+    cli_ok("leaderboard", "publish", folder, "--out", out, "--no-site")
+    cli_ok("leaderboard", "publish", folder, "--out", out, "--no-site")  # its own: replaced
+    assert cli_ok("verify", out).stdout.endswith("table identical\n")
+    other = tmp_path / "plain"
+    cli_ok("leaderboard", "publish", folder, "--out", other, "--no-site", "--no-bundle")
+    assert not (other / fmt.FOLDER).exists()
