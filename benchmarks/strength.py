@@ -5,7 +5,9 @@ functions the bots' processes call, imported from their folders).
     .venv/bin/python benchmarks/strength.py [--games 300] [--work 256]
         [--lines search-vs-greedy:standard ...] [--out results.jsonl] [--speed]
 
-A line is "FOCUS-vs-OTHER:PRESET": one FOCUS bot against two OTHER bots.
+A line is "FOCUS-vs-OTHER:PRESET": one FOCUS bot against two OTHER bots,
+each of search, greedy, random (seeded per game and seat) or learned (the
+learned sample bot's network, sample_bots/learned, as its PolicyBot plays).
 Deals are duplicate: each game seed is played three times, FOCUS in each
 seat in turn (the others in the other two), so card luck cancels out; every
 seating is one game. Per line it prints the FOCUS bot's first-place share
@@ -52,6 +54,7 @@ import search_policy  # noqa: E402
 from greedy_policy import choose as greedy_choose  # noqa: E402
 
 from arena.game import GameState, Rules, new_game  # noqa: E402
+from arena.sdk import encoding  # noqa: E402
 from arena.sdk.belief import Deal, Sampler  # noqa: E402
 
 DEFAULT_LINES = ("search-vs-greedy:standard", "search-vs-greedy:czech",
@@ -74,6 +77,21 @@ def _oracle_deals(self: search_policy.Context, count: int) -> list[Deal]:
     return _sampled_deals(self, count)
 
 
+KINDS = ("search", "greedy", "random", "learned")
+_learned: list[Any] = []
+
+
+def learned_choose(obs: Mapping[str, Any], legal: Sequence[Any]) -> int:
+    """The learned sample bot's choice (its network over the encoding), as an index of `legal`."""
+    if not _learned:
+        from arena.sdk.policy import MLPPolicy
+
+        _learned.append(MLPPolicy.load(ROOT / "sample_bots" / "learned" / "weights.npz"))
+    mask = encoding.legal_mask(legal)
+    choice = encoding.action_at(_learned[0]({"observation": encoding.encode(obs), "action_mask": mask}))
+    return list(legal).index(choice)
+
+
 def true_deal(g: GameState) -> Deal:
     c = g._c  # the whole truth, as only a referee may see it
     return Deal(hands=tuple(tuple(h) for h in c.hands), talon=tuple(c.talon),
@@ -94,6 +112,7 @@ def play_game(rules: Rules, seed: int, kinds: Sequence[str], work: int, times: l
     """One game; kinds[seat] is "search" or "greedy". Returns (totals, places,
     deals); `declared`, if given, gets per seat [deals declared, contracts made]."""
     g = new_game(rules, seed)
+    rngs = [random.Random(seed * 7 + s) for s in range(len(kinds))]
     while not g.is_over:
         seat = g.to_act
         assert seat is not None
@@ -112,6 +131,10 @@ def play_game(rules: Rules, seed: int, kinds: Sequence[str], work: int, times: l
             times.append(time.perf_counter() - start)
             if cpu is not None:
                 cpu.append(time.process_time() - start_cpu)
+        elif kinds[seat] == "random":
+            choice = texts[rngs[seat].randrange(len(texts))]
+        elif kinds[seat] == "learned":
+            choice = texts[learned_choose(obs, legal)]
         else:
             choice = greedy_choose(obs, texts)
         g = g.apply(legal[texts.index(choice)])
@@ -318,9 +341,9 @@ def main() -> int:
     for line in args.lines:
         focus, _, rest = line.partition("-vs-")
         other, _, preset = rest.partition(":")
-        if {focus, other} != {"search", "greedy"} or preset not in Rules.presets():
-            print(f"strength.py: bad line {line!r}: want search-vs-greedy:PRESET or "
-                  f"greedy-vs-search:PRESET", file=sys.stderr)
+        if focus not in KINDS or other not in KINDS or focus == other or preset not in Rules.presets():
+            print(f"strength.py: bad line {line!r}: want FOCUS-vs-OTHER:PRESET, two of "
+                  f"{', '.join(KINDS)}, e.g. search-vs-greedy:standard", file=sys.stderr)
             return 2
     auction_work = args.auction_work or args.work
     settings: dict[str, int] = {}

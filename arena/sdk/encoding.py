@@ -87,10 +87,38 @@ def action_at(index: int) -> Action:
     return SPACE[index]
 
 
+def _interned() -> dict[int, tuple[Action, int]]:
+    """The engine's interned actions (the ones legal_actions() hands out)
+    by identity: a frozen dataclass hashes its fields on every lookup, an
+    id() is a pointer. Each entry keeps its action, so no id is reused."""
+    from arena.game import core
+
+    out: dict[int, tuple[Action, int]] = {}
+    values: list[Action] = [*core.PLAYS, *core.PLAY_MARRIAGE, *core.PLAY_ACES, core.PASS,
+                            core.REDEAL_ACTION, core.CONCEDE, core.LOTTERY_ACTION, *core.GUESSES,
+                            core.BLIND_FIXED]
+    for amount in AMOUNTS:
+        values += [core.bid_action(amount), core.contract_action(amount), core.blind_action(amount)]
+    for c in DECK:
+        values += [core.give_action(c, to) for to in range(4)]
+    for a in values:
+        out[id(a)] = (a, _INDEX[a])
+    return out
+
+
+_BY_ID = _interned()
+
+
 def legal_mask(legal: Iterable[Action]) -> Mask:
     """int8[ACTIONS]: 1 at the index of each legal action."""
     mask = np.zeros(ACTIONS, dtype=np.int8)
-    mask[[_INDEX[a] for a in legal]] = 1
+    by_id = _BY_ID
+    index = _INDEX
+    at = []
+    for a in legal:
+        hit = by_id.get(id(a))
+        at.append(hit[1] if hit is not None and hit[0] is a else index[a])
+    mask[at] = 1
     return mask
 
 
@@ -147,106 +175,122 @@ for _name, _size in LAYOUT_SIZES:
 SIZE = _at
 _O = {name: s.start for name, s in LAYOUT.items()}
 _PLAYERS_SLOT = {2: 0, 3: 1, 4: 2}
+# _REL[n][me][seat]: the relative slot of `seat` seen from `me` in an n-player game.
+_REL = {n: [[(s - me) % n for s in range(n)] for me in range(n)] for n in (2, 3, 4)}
+_SCALED = (("totals", 1000.0), ("hand_sizes", 10.0), ("tricks_won", 8.0), ("points_won", 120.0))
 
 
 def encode(obs: Mapping[str, Any], out: Vector | None = None) -> Vector:
     """float32[SIZE] for one seat's observation (see LAYOUT, docs/learning.md).
     `out`, if given, is filled in place (it is zeroed first) and returned."""
-    v = np.zeros(SIZE, dtype=np.float32) if out is None else out
-    if out is not None:
-        v.fill(0.0)
+    # Hot path of every environment step: the slots are gathered in two
+    # plain lists (ones, and scaled values) and written with two numpy
+    # calls; a numpy item assignment per slot cost about twice as much.
     me = int(obs["seat"])
     n = int(obs["players"])
     card = _CARD
     o = _O
-
-    def rel(seat: int) -> int:
-        return (seat - me) % n
-
-    def seat_or_none(name: str, value: Any) -> None:
-        v[o[name] + (4 if value is None else rel(int(value)))] = 1.0
-
-    v[o["players"] + _PLAYERS_SLOT[n]] = 1.0
-    v[o["phase"] + _PHASE[obs["phase"]]] = 1.0
+    rel = _REL[n][me]
+    ones: list[int] = [o["players"] + _PLAYERS_SLOT[n], o["phase"] + _PHASE[obs["phase"]]]
+    put = ones.append
+    at: list[int] = []
+    val: list[float] = []
     base = o["hand"]
-    for x in obs["hand"]:
-        v[base + card[x]] = 1.0
+    ones += [base + card[x] for x in obs["hand"]]
     base = o["talon"]
-    for x in obs["talon"]:
-        v[base + card[x]] = 1.0
-    for g in obs["given"]:
-        to = rel(int(g["to_seat"]))
-        v[o["given_count"] + to] += 1.0
-        if g["card"]:
-            v[o["given_to"] + 24 * to + card[g["card"]]] = 1.0
+    ones += [base + card[x] for x in obs["talon"]]
+    given = obs["given"]
+    if given:
+        counts = [0, 0, 0, 0]
+        for g in given:
+            to = rel[g["to_seat"]]
+            counts[to] += 1
+            if g["card"]:
+                put(o["given_to"] + 24 * to + card[g["card"]])
+        base = o["given_count"]
+        for r, k in enumerate(counts):
+            if k:
+                at.append(base + r)
+                val.append(float(k))
     base = o["discarded"]
-    for x in obs["discarded"]:
-        v[base + card[x]] = 1.0
+    ones += [base + card[x] for x in obs["discarded"]]
     played, number = o["played_by"], o["trick_number"]
     for k, t in enumerate(obs["tricks"], 1):
+        scaled = k / 12.0
         for tc in t["cards"]:
             i = card[tc["card"]]
-            v[played + 24 * rel(int(tc["seat"])) + i] = 1.0
-            v[number + i] = k / 12.0
+            put(played + 24 * rel[tc["seat"]] + i)
+            at.append(number + i)
+            val.append(scaled)
     base = o["trick"]
-    for tc in obs["trick"]:
-        v[base + 24 * rel(int(tc["seat"])) + card[tc["card"]]] = 1.0
-    base = o["marriages"]
-    for m in obs["marriages"]:
-        v[base + 4 * rel(int(m["seat"])) + _SUIT_SLOT[m["suit"]] - 1] = 1.0
-    v[o["trump"] + _SUIT_SLOT[obs["trump"]]] = 1.0
-    seat_or_none("to_act", obs["to_act"])
-    v[o["dealer"] + rel(int(obs["dealer"]))] = 1.0
-    seat_or_none("leader", obs["leader"])
-    seat_or_none("bidder", obs["bidder"])
-    seat_or_none("declarer", obs["declarer"])
-    seat_or_none("forced_seat", obs["forced_seat"])
+    ones += [base + 24 * rel[tc["seat"]] + card[tc["card"]] for tc in obs["trick"]]
+    base = o["marriages"] - 1
+    ones += [base + 4 * rel[m["seat"]] + _SUIT_SLOT[m["suit"]] for m in obs["marriages"]]
+    put(o["trump"] + _SUIT_SLOT[obs["trump"]])
+    for name in ("to_act", "leader", "bidder", "declarer", "forced_seat"):
+        value = obs[name]
+        put(o[name] + (4 if value is None else rel[value]))
+    put(o["dealer"] + rel[obs["dealer"]])
     base = o["active"]
-    for s in obs["active_seats"]:
-        v[base + rel(int(s))] = 1.0
+    ones += [base + rel[x] for x in obs["active_seats"]]
     if obs["bid"] is not None:
-        v[o["bid"]] = obs["bid"] / 400.0
+        at.append(o["bid"])
+        val.append(obs["bid"] / 400.0)
     if obs["contract"] is not None:
-        v[o["contract"]] = obs["contract"] / 400.0
+        at.append(o["contract"])
+        val.append(obs["contract"] / 400.0)
     last, passed = o["last_bid"], o["passed"]
     for a in obs["auction"]:
-        r = rel(int(a["seat"]))
-        words = a["action"].split()
-        if words[0] in ("bid", "blind") and len(words) == 2:
-            v[last + r] = int(words[1]) / 400.0
-        elif words[0] == "pass":
-            v[passed + r] = 1.0
-    for name, scale in (("totals", 1000.0), ("hand_sizes", 10.0), ("tricks_won", 8.0),
-                        ("points_won", 120.0)):
+        r = rel[a["seat"]]
+        text = a["action"]
+        if text == "pass":
+            put(passed + r)
+        elif text.startswith(("bid ", "blind ")):
+            at.append(last + r)
+            val.append(int(text.rsplit(" ", 1)[1]) / 400.0)
+    for name, scale in _SCALED:
         base = o[name]
-        for s, x in enumerate(obs[name]):
-            v[base + rel(s)] = x / scale
+        for x, r in zip(obs[name], rel, strict=False):
+            if x:
+                at.append(base + r)
+                val.append(x / scale)
     for st in obs["seat_states"]:
-        r = rel(int(st["seat"]))
-        v[o["bolts"] + r] = st["bolts"] / 3.0
-        v[o["bombs_used"] + r] = st["bombs_used"] / 3.0
-        v[o["on_barrel"] + r] = float(st["on_barrel"])
-        v[o["barrel_deals"] + r] = st["barrel_deals"] / 3.0
-        v[o["blind"] + r] = float(st["blind"])
-        v[o["looked"] + r] = float(st["looked"])
+        r = rel[st["seat"]]
+        if st["bolts"]:
+            at.append(o["bolts"] + r)
+            val.append(st["bolts"] / 3.0)
+        if st["bombs_used"]:
+            at.append(o["bombs_used"] + r)
+            val.append(st["bombs_used"] / 3.0)
+        if st["on_barrel"]:
+            put(o["on_barrel"] + r)
+            at.append(o["barrel_deals"] + r)
+            val.append(st["barrel_deals"] / 3.0)
+        if st["blind"]:
+            put(o["blind"] + r)
+        if st["looked"]:
+            put(o["looked"] + r)
     base = o["sizes"]
     talon = obs["talon_size"] if "talon_size" in obs else obs["talon_count"]
     banks = [*obs["bank_sizes"], 0, 0]
-    v[base] = talon / 12.0
-    v[base + 1] = obs["stock_size"] / 12.0
-    v[base + 2] = banks[0] / 12.0
-    v[base + 3] = banks[1] / 12.0
-    v[base + 4] = obs["deal_number"] / 100.0
+    at += [base, base + 1, base + 2, base + 3, base + 4]
+    val += [talon / 12.0, obs["stock_size"] / 12.0, banks[0] / 12.0, banks[1] / 12.0,
+            obs["deal_number"] / 100.0]
     lottery = obs["lottery"]
+    base = o["lottery"]
     if lottery:
-        base = o["lottery"]
-        v[base + rel(int(lottery["organiser"]))] = 1.0
+        put(base + rel[lottery["organiser"]])
         for gs in lottery["guesses"]:
-            v[base + 5 + 2 * rel(int(gs["seat"])) + (0 if gs["color"] == "red" else 1)] = 1.0
+            put(base + 5 + 2 * rel[gs["seat"]] + (0 if gs["color"] == "red" else 1))
         if lottery["picked"]:
-            v[base + 13 + card[lottery["picked"]]] = 1.0
+            put(base + 13 + card[lottery["picked"]])
     else:
-        v[o["lottery"] + 4] = 1.0
+        put(base + 4)
+    v = np.zeros(SIZE, dtype=np.float32) if out is None else out
+    if out is not None:
+        v.fill(0.0)
+    v[ones] = 1.0
+    v[at] = val
     return v
 
 

@@ -43,11 +43,11 @@ def test_games_are_checkpointed_resumed_and_reported(tmp_path: Path) -> None:
 
 
 def test_a_bad_line_is_named(tmp_path: Path) -> None:
-    done = run("--lines", "search-vs-random:standard", "--out", tmp_path / "x.jsonl")
+    done = run("--lines", "search-vs-clever:standard", "--out", tmp_path / "x.jsonl")
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        "strength.py: bad line 'search-vs-random:standard': want search-vs-greedy:PRESET or "
-        "greedy-vs-search:PRESET"]
+        "strength.py: bad line 'search-vs-clever:standard': want FOCUS-vs-OTHER:PRESET, two of "
+        "search, greedy, random, learned, e.g. search-vs-greedy:standard"]
     assert not (tmp_path / "x.jsonl").exists()
 
 
