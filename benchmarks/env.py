@@ -8,7 +8,7 @@ pins itself to one CPU where the OS allows):
 
 - engine: the bare rules engine, `legal_actions()` + `apply()` (the baseline);
 - engine + encoding: the same plus the acting seat's observation built by
-  the engine, encoded (arena.sdk.encoding) with its action mask: what
+  the engine, encoded (arena.env.encoding) with its action mask: what
   every environment step costs on top of the engine;
 - arena.env AEC (PettingZoo) and the Gymnasium wrapper (random opponents;
   its rate counts every seat's decisions, and the learner's steps apart);
@@ -34,8 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 
+from arena.env import encoding
 from arena.game import Rules, new_game
-from arena.sdk import encoding
 
 
 def pin_one_core() -> str:

@@ -53,8 +53,8 @@ import scoring  # noqa: E402
 import search_policy  # noqa: E402
 from greedy_policy import choose as greedy_choose  # noqa: E402
 
+from arena.env import encoding  # noqa: E402
 from arena.game import GameState, Rules, new_game  # noqa: E402
-from arena.sdk import encoding  # noqa: E402
 from arena.sdk.belief import Deal, Sampler  # noqa: E402
 
 DEFAULT_LINES = ("search-vs-greedy:standard", "search-vs-greedy:czech",
@@ -84,7 +84,7 @@ _learned: list[Any] = []
 def learned_choose(obs: Mapping[str, Any], legal: Sequence[Any]) -> int:
     """The learned sample bot's choice (its network over the encoding), as an index of `legal`."""
     if not _learned:
-        from arena.sdk.policy import MLPPolicy
+        from arena.env.policy import MLPPolicy
 
         _learned.append(MLPPolicy.load(ROOT / "sample_bots" / "learned" / "weights.npz"))
     mask = encoding.legal_mask(legal)

@@ -23,7 +23,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("game", "manifest"),
     ("wire",),
     ("sandbox", "sdk", "bridge"),
-    ("referee",),
+    ("referee", "env"),
     ("tournament",),
     ("web", "verify"),
     ("cli",),

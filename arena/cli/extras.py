@@ -21,6 +21,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "dask": ("dask", "distributed"),
     "docker": ("docker", "requests", "urllib3"),
     "web": ("starlette", "uvicorn", "websockets", "jinja2", "anyio"),
+    "env": ("pettingzoo", "gymnasium", "pyspiel", "open_spiel"),
 }
 _EXTRA_OF = {module: extra for extra, modules in EXTRAS.items() for module in modules}
 

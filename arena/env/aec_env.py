@@ -7,7 +7,7 @@
         action = None if terminated or truncated else policy(obs)  # an index where obs["action_mask"] is 1
         env.step(action)
 
-The observation is a dict: `observation`, float32[arena.sdk.encoding.SIZE],
+The observation is a dict: `observation`, float32[arena.env.encoding.SIZE],
 the seat's encoded observation, and `action_mask`, int8[ACTIONS], its legal
 actions in the fixed action space (docs/learning.md). Rewards come at the
 episode's end only (`reward="total_diff"` or `"placing"`); an episode is a
@@ -22,8 +22,8 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
+from arena.env import encoding
 from arena.env.core import REWARDS, UNTIL, EnvError, Table, check_choice, fresh_seed, make_rules
-from arena.sdk import encoding
 
 
 def spaces() -> tuple[gymnasium.spaces.Dict, gymnasium.spaces.Discrete]:

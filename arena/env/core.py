@@ -3,7 +3,7 @@ its seed, when an episode ends, the rewards, the spaces' encoding, the text
 render. No learning library is imported here.
 
 Every observation is the engine's `GameState.observation(seat)`, encoded by
-`arena.sdk.encoding`: the whole truth never reaches an agent.
+`arena.env.encoding`: the whole truth never reaches an agent.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
+from arena.env import encoding
 from arena.game import GameState, Rules, RulesError, new_game
 from arena.game.actions import Action
-from arena.sdk import encoding
 
 UNTIL = ("game", "deal")
 REWARDS = ("total_diff", "placing")

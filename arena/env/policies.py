@@ -1,6 +1,6 @@
 """The other seats' players for the single-agent environment: "random",
 "greedy" (the greedy sample bot's own policy function), or any callable over
-the encoding (the same form a trained policy has, arena.sdk.policy).
+the encoding (the same form a trained policy has, arena.env.policy).
 
 Each is turned into `Player(state, seat, rng) -> Action`, which sees only
 the seat's observation (the engine's) and its legal actions.
@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
+from arena.env import encoding
 from arena.env.core import EnvError
 from arena.game import GameState
 from arena.game.actions import Action
-from arena.sdk import encoding
 
 Player = Callable[[GameState, int, np.random.Generator], Action]
 # A policy over the encoding: {"observation", "action_mask"} -> an action index.

@@ -20,10 +20,10 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from arena.env import encoding
 from arena.env.aec_env import spaces
 from arena.env.core import REWARDS, UNTIL, EnvError, Table, check_choice, fresh_seed, make_rules
 from arena.env.policies import Player, player
-from arena.sdk import encoding
 
 
 class ThousandSingle(gymnasium.Env[dict[str, np.ndarray], int]):

@@ -13,7 +13,7 @@ the others' mean gain, so they sum to zero.
 
 Information states: the string is the seat's whole observation (the
 engine's, as sorted JSON: the auction, every trick in order, its cards), the
-tensor is `arena.sdk.encoding.encode` of it. `resample_from_infostate` draws
+tensor is `arena.env.encoding.encode` of it. `resample_from_infostate` draws
 the unseen cards with `arena.sdk.belief.Sampler` (3-seat deals) and
 re-plays them through the engine to the same information state, which is
 what OpenSpiel's ISMCTS asks for.
@@ -28,9 +28,9 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from arena.env import encoding
 from arena.env.core import Table, make_rules
 from arena.game.actions import Action
-from arena.sdk import encoding
 from arena.sdk.belief import Sampler
 
 _DEFAULTS: dict[str, Any] = {"preset": "standard", "seed": 0, "seeds": 64, "until": "deal"}

@@ -1,5 +1,5 @@
 """Learned sample bot: a small numpy network trained with arena.env
-(train.py in this folder), played through arena.sdk.policy.PolicyBot.
+(train.py in this folder), played through arena.env.policy.PolicyBot.
 
 Run by the arena as `python3 bot.py` in this folder; it needs only
 `arena.sdk` (and numpy) and its weights file.
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from arena.env.policy import MLPPolicy, PolicyBot
 from arena.sdk import run
-from arena.sdk.policy import MLPPolicy, PolicyBot
 
 WEIGHTS = Path(__file__).resolve().parent / "weights.npz"
 

@@ -7,7 +7,7 @@ greedy sample bot's choice at every decision of games it plays in all three
 seats of the PettingZoo environment; in each later round the network being
 trained plays one seat (the greedy policy the others), and the greedy
 choice at the positions the network reaches is added to the data. The
-network (arena.sdk.policy.MLPPolicy: 546 -> 128 -> the fixed action space)
+network (arena.env.policy.MLPPolicy: 546 -> 128 -> the fixed action space)
 is fitted to all the data so far by a masked softmax cross-entropy with
 Adam. The inputs are the environment's observations, so the bot sees in a
 match exactly what it was trained on. About 6 minutes on one core with the
@@ -29,9 +29,9 @@ from pathlib import Path
 import numpy as np
 
 import arena.env
+from arena.env import encoding
 from arena.env.policies import greedy_player
-from arena.sdk import encoding
-from arena.sdk.policy import MLPPolicy
+from arena.env.policy import MLPPolicy
 
 HERE = Path(__file__).resolve().parent
 HIDDEN = 128

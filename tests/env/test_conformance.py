@@ -15,8 +15,8 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 import arena.env
+from arena.env import encoding
 from arena.env.core import EnvError
-from arena.sdk import encoding
 
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("standard", {}), ("czech", {"blind": "czech"}), ("finnish", {"exchange": "discard"}),

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import arena.env
+from arena.env import encoding
 from arena.game import GameState, Rules, new_game
-from arena.sdk import encoding
 from arena.sdk.belief import Sampler
 from arena.wire import codec
 

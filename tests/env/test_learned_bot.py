@@ -16,10 +16,10 @@ import pytest
 from sdk.fake_referee import first_decision
 
 import arena.env
+from arena.env import encoding
+from arena.env.policy import MLPPolicy, PolicyBot
 from arena.game.actions import parse_action
-from arena.sdk import encoding
 from arena.sdk.bot import Observation
-from arena.sdk.policy import MLPPolicy, PolicyBot
 
 ROOT = Path(__file__).resolve().parents[2]
 ARENA = str(Path(sys.executable).with_name("arena"))
@@ -96,7 +96,7 @@ def test_the_core_package_never_imports_the_learning_libraries() -> None:
     """Bots, the referee and the CLI load without them; arena.env loads
     without the referee."""
     code = ("import sys\n"
-            "import arena.sdk, arena.sdk.policy, arena.sdk.encoding, arena.referee, arena.cli\n"
+            "import arena.sdk, arena.env.policy, arena.env.encoding, arena.referee, arena.cli\n"
             "bad = [m for m in ('gymnasium', 'pettingzoo', 'pyspiel', 'rlcard') if m in sys.modules]\n"
             "assert not bad, bad\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

@@ -1,6 +1,6 @@
 """A fixed-size numpy encoding of one seat's observation, and a fixed action space.
 
-    from arena.sdk.encoding import encode, action_index, legal_mask, SIZE, ACTIONS
+    from arena.env.encoding import encode, action_index, legal_mask, SIZE, ACTIONS
 
     vec = encode(obs)                       # float32[SIZE], from the observation only
     mask = legal_mask(legal_actions)        # int8[ACTIONS], 1 where legal

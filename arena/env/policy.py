@@ -1,11 +1,11 @@
 """From a policy over the encoding to a bot.
 
-    from arena.sdk.policy import PolicyBot, MLPPolicy
+    from arena.env.policy import PolicyBot, MLPPolicy
     policy = MLPPolicy.load("weights.npz")      # or any callable, see below
     sys.exit(run(PolicyBot(policy, name="learned")))
 
 A policy is any callable taking {"observation": float32[SIZE],
-"action_mask": int8[ACTIONS]} (arena.sdk.encoding, the environments' own
+"action_mask": int8[ACTIONS]} (arena.env.encoding, the environments' own
 observation) and returning an action index where the mask is 1. The bot
 encodes each decision's observation as the environments do, so a policy
 trained with arena.env plays the same inputs in a match. Only numpy and
@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from arena.env import encoding
 from arena.game.actions import Action
-from arena.sdk import encoding
 from arena.sdk.bot import Bot, Observation
 
 Policy = Callable[[Mapping[str, np.ndarray]], int]
