@@ -92,6 +92,7 @@ def test_policy_bot_refuses_an_illegal_choice_in_one_line() -> None:
     assert good.act(obs) == obs.legal_actions[-1]
 
 
+@pytest.mark.slow
 def test_the_core_package_never_imports_the_learning_libraries() -> None:
     """Bots, the referee and the CLI load without them; arena.env loads
     without the referee."""
