@@ -136,3 +136,36 @@ def test_openspiel_whole_game_and_information_state() -> None:
     returns = state.returns()
     assert abs(sum(returns)) < 1e-9 and any(r != 0 for r in returns)
     assert len(state.table.state.deals) > 1
+
+
+def test_openspiel_resampling_keeps_the_information_state_and_ismcts_runs() -> None:
+    """resample_from_infostate (the SDK's belief sampler) gives states with
+    the same information state for the player, other hidden cards, and
+    OpenSpiel's own ISMCTS bot searches on them."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    arena.env.register_openspiel()
+    game = pyspiel.load_game("thousand", {"preset": "standard"})
+    rng = np.random.default_rng(6)
+    differed = checked = 0
+    for outcome in range(3):
+        state = game.new_initial_state()
+        state.apply_action(outcome)
+        while not state.is_terminal():
+            p = state.current_player()
+            if rng.random() < 0.2:
+                other = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+                assert other.information_state_string(p) == state.information_state_string(p)
+                assert other.information_state_tensor(p) == state.information_state_tensor(p)
+                assert other.legal_actions() == state.legal_actions()
+                checked += 1
+                differed += other.table.state.hand((p + 1) % 3) != state.table.state.hand((p + 1) % 3)
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert checked > 10 and differed > 0
+    state = game.new_initial_state()
+    state.apply_action(1)
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[-1])
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 1.0, 16,
+                           random_state=np.random.RandomState(1))
+    assert bot.step(state) in state.legal_actions()
