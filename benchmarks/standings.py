@@ -1,5 +1,5 @@
 """The rating table's cost over a big tournament: the arena's TrueSkill
-(arena.tournament.skill) against the trueskill library's own `rate`, the
+(arena.tournament.trueskill_math) against the trueskill library's own `rate`, the
 baseline, on the same results in the same run.
 
     .venv/bin/python benchmarks/standings.py [--matches 10000] [--rounds 3]
@@ -10,7 +10,7 @@ games; `--keep` reuses one). Each round times, in turn:
 
   - the ratings of the table (the batch fit and the one-pass history):
     `ratings.rate`, and the same computed with `trueskill.TrueSkill.rate`
-    (the code before arena.tournament.skill, kept in
+    (the code before arena.tournament.trueskill_math, kept in
     tests/tournament/test_skill.py as the tests' reference);
   - the bootstrap rank intervals: 200 resamples at once
     (`ratings.bootstrap_rank_intervals`), and `--library-samples`

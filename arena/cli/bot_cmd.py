@@ -16,8 +16,7 @@ if TYPE_CHECKING:
 
     from arena.cli.bot_check import CheckOptions
     from arena.manifest import BotSpec
-    from arena.tournament.config import TournamentConfig
-    from arena.tournament.store import BotRow
+    from arena.tournament import BotRow, TournamentConfig
 
 # The validation match of `bot add`: long enough to see a bot start,
 # connect, answer in time and play legally (bot check plays 3 by default).
@@ -38,15 +37,13 @@ def add(
     tournament's rules, time control and sandbox, as `bot check` plays),
     copy it into the tournament and record its version. A bot that fails
     the match is refused with the reason, and nothing stored changes."""
-    from arena.tournament.config import TournamentConfigError, load_config
-    from arena.tournament.registry import RegistryError, add_bot
-    from arena.tournament.store import StoreError
+    from arena.tournament import TournamentError, add_bot, load_config
 
     stop = OneMatchStop()
     try:
         config = load_config(tournament_dir)
         row, created = add_bot(config, bot_path, _validation(config, deals, stop))
-    except (TournamentConfigError, RegistryError, StoreError) as exc:
+    except TournamentError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
     except KeyboardInterrupt as exc:
@@ -68,7 +65,7 @@ def add(
 def _added(config: TournamentConfig, row: BotRow) -> str:
     """What `bot add` stored: a bot new to the tournament, or a new version
     of one (naming the one before, which the leaderboard ranks apart)."""
-    from arena.tournament.store import Store
+    from arena.tournament import Store
 
     with Store(config.store_path, readonly=True) as store:
         earlier = [b for b in store.bots() if b.name == row.name and b.id != row.id]

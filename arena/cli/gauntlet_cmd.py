@@ -15,7 +15,8 @@ from arena.cli.checks import SEED_MAX
 from arena.cli.stopping import RunStop
 
 if TYPE_CHECKING:
-    from arena.tournament.gauntlet import Settings, Verdict
+    from arena.tournament import GauntletSettings as Settings
+    from arena.tournament import Verdict
 
 
 def _fail(message: str) -> typer.Exit:
@@ -110,14 +111,16 @@ def gauntlet(
     from arena.cli.checks import seconds_problem
     from arena.referee.rulechoice import rules_overrides
     from arena.referee.spec import TimeControl
-    from arena.tournament import gauntlet_run
-    from arena.tournament.executors import ExecutorError, make_executor
-    from arena.tournament.gauntlet import GauntletError
-    from arena.tournament.match_settings import MatchSettings
-    from arena.tournament.registry import RegistryError
-    from arena.tournament.runlock import RunLocked, exclusive_run
-    from arena.tournament.sprt import SprtError, SprtParams
-    from arena.tournament.store import StoreError
+    from arena.tournament import (
+        GauntletError,
+        MatchSettings,
+        SprtError,
+        SprtParams,
+        TournamentError,
+        exclusive_run,
+        gauntlet_run,
+        make_executor,
+    )
 
     overrides, problem = rules_overrides(option)
     problem = (problem or seconds_problem("--time-per-move", time_per_move)
@@ -131,7 +134,7 @@ def gauntlet(
         SprtParams(elo0, elo1, alpha, beta)
     except SprtError as exc:
         raise _fail(f"--elo0/--elo1/--alpha/--beta: {exc}") from None
-    from arena.tournament.sprt import MIN_SETS
+    from arena.tournament import MIN_SETS
 
     if stop == "sprt" and max_sets < MIN_SETS:
         # Not an error (a short look is fine), but the verdict cannot be one.
@@ -177,7 +180,7 @@ def gauntlet(
             with store:
                 report = gauntlet_run.run(prepared, store, signals.executor, on_update)
             signals.check()
-    except (GauntletError, RegistryError, StoreError, RunLocked, ExecutorError, OSError) as exc:
+    except (TournamentError, OSError) as exc:  # every refusal of the package (errors.py)
         raise _fail(str(exc)) from None
     except KeyboardInterrupt:
         raise signals.stopped_exit() from None

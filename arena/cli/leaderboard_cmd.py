@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
-    from arena.tournament.standings import Table
+    from arena.tournament import Table
 
 leaderboard_app = typer.Typer(help="Rating tables: show, publish.", no_args_is_help=True)
 
@@ -22,11 +22,8 @@ def _table(folder: Path, reveal: bool = False) -> tuple[Table, int]:
     """The rating table, and the id of the newest bot version stored when it
     was built (the versions up to it were registered before its seed, if it
     shows it, is published)."""
-    from arena.tournament.config import TournamentConfigError, load_config
-    from arena.tournament.fingerprint import FingerprintError
-    from arena.tournament.registry import RegistryError
-    from arena.tournament.standings import build
-    from arena.tournament.store import Store, StoreError
+    from arena.tournament import Store, TournamentConfigError, TournamentError, load_config
+    from arena.tournament import build_table as build
 
     try:
         # Reads stored results only: the bots' source folders are not needed.
@@ -36,7 +33,7 @@ def _table(folder: Path, reveal: bool = False) -> tuple[Table, int]:
                 f"{config.store_path}: no results yet (run `arena tournament run {folder}`)")
         with Store(config.store_path) as store:
             return build(config, store, reveal), max((b.id for b in store.bots()), default=0)
-    except (TournamentConfigError, StoreError, FingerprintError, RegistryError) as exc:
+    except TournamentError as exc:
         raise _fail(str(exc)) from None
 
 
@@ -45,9 +42,7 @@ def _mark_published(folder: Path, last_bot_id: int) -> None:
     here on may know it (arena/tournament/secrecy.py). Marked then, never
     before: a publish that cannot open its first file (a bad --out) shows
     the seed to no one and changes nothing stored."""
-    from arena.tournament.config import load_config
-    from arena.tournament.secrecy import mark_revealed
-    from arena.tournament.store import Store, StoreError
+    from arena.tournament import Store, StoreError, load_config, mark_revealed
 
     try:
         with Store(load_config(folder, check_bots=False).store_path) as store:
@@ -59,7 +54,7 @@ def _mark_published(folder: Path, last_bot_id: int) -> None:
 @leaderboard_app.command("show")
 def show(folder: Annotated[Path, typer.Argument(help="tournament folder")]) -> None:
     """Print the rating table as Markdown."""
-    from arena.tournament.publish import to_markdown
+    from arena.tournament import to_markdown
 
     # `show` prints the seed to the organiser, who knows it anyway: nothing is marked.
     typer.echo(to_markdown(_table(folder)[0]), nl=False)
@@ -84,7 +79,7 @@ def publish(
     and the static site in site/ (tournament page, match list, head-to-head,
     per-bot pages, a replay player per match), and the results bundle in
     bundle/ (settings, bots, results, replays, a hash-chained manifest)."""
-    from arena.tournament.publish import publish as write
+    from arena.tournament import publish_table as write
 
     table, last_bot_id = _table(folder, reveal)
     target = out if out is not None else Path("leaderboards") / table.name
@@ -107,7 +102,7 @@ def publish(
                         "not replaced (give another --out, or --no-site)")
     if bundle:
         from arena.tournament import bundle_format
-        from arena.tournament.bundle import foreign_entry as foreign_in_bundle
+        from arena.tournament import foreign_bundle_entry as foreign_in_bundle
 
         foreign = foreign_in_bundle(target / bundle_format.FOLDER)
         if foreign is not None:
@@ -143,11 +138,8 @@ def publish(
 
 def _write_bundle(folder: Path, table: Table, target: Path) -> None:
     """The results bundle beside the four files (arena/tournament/bundle.py)."""
-    from arena.tournament import bundle_format
-    from arena.tournament.bundle import write
-    from arena.tournament.config import load_config
-    from arena.tournament.publish import to_json
-    from arena.tournament.store import Store, StoreError
+    from arena.tournament import Store, StoreError, bundle_format, load_config, to_json
+    from arena.tournament import write_bundle as write
 
     out = target / bundle_format.FOLDER
     try:

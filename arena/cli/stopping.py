@@ -23,7 +23,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 if TYPE_CHECKING:  # imported lazily at run time: the CLI starts often
-    from arena.tournament.executors import Executor
+    from arena.tournament import Executor
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

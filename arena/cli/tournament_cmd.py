@@ -15,8 +15,7 @@ import typer
 from arena.cli.stopping import RunStop
 
 if TYPE_CHECKING:  # imported lazily at run time: the CLI starts often
-    from arena.tournament.config import TournamentConfig
-    from arena.tournament.store import BotRow, Store
+    from arena.tournament import BotRow, Store, TournamentConfig
 
 tournament_app = typer.Typer(help="Tournaments: create, run, resume.", no_args_is_help=True)
 
@@ -43,8 +42,7 @@ def new(
         load_bot,
         missing_program,
     )
-    from arena.tournament.config import CONFIG_NAME, example_config
-    from arena.tournament.registry import RegistryError, copy_source
+    from arena.tournament import CONFIG_NAME, RegistryError, copy_source, example_config
 
     if folder.exists() and not folder.is_dir():
         raise _fail(f"{folder}: exists and is not a folder")
@@ -109,21 +107,20 @@ def run(
     the adaptive stop, only the sets that still tell something."""
     from arena.sandbox.botfile import BotFileError, load_bot
     from arena.sandbox.levels import fallback_note
-    from arena.tournament.config import (
+    from arena.tournament import (
         STOPS,
+        Progress,
+        Store,
         TournamentConfigError,
+        TournamentError,
+        check_field,
         dask_address_problem,
+        exclusive_run,
         load_config,
+        make_executor,
+        run_tournament,
         seed_warning,
     )
-    from arena.tournament.coordinator import TournamentError, check_field
-    from arena.tournament.coordinator import run as run_tournament
-    from arena.tournament.executors import ExecutorError, make_executor
-    from arena.tournament.fingerprint import FingerprintError
-    from arena.tournament.progress import Progress
-    from arena.tournament.registry import RegistryError
-    from arena.tournament.runlock import RunLocked, exclusive_run
-    from arena.tournament.store import Store, StoreError
 
     try:
         config = load_config(folder)
@@ -177,8 +174,7 @@ def run(
         with signals, exclusive_run(config.root), Store(config.store_path) as store:
             summary = run_tournament(config, store, signals.executor, on_progress)
             signals.check()  # lost in a finalizer (see on_progress), after the last match
-    except (TournamentError, RegistryError, StoreError, FingerprintError, RunLocked,
-            ExecutorError) as exc:
+    except TournamentError as exc:  # every refusal of the package (errors.py)
         raise _fail(str(exc)) from None
     except KeyboardInterrupt:
         raise signals.stopped_exit() from None
@@ -202,12 +198,17 @@ def run(
 def status(folder: Annotated[Path, typer.Argument(help="tournament folder")]) -> None:
     """Show how many matches are planned, running, finished, failed (or
     interrupted: left running by a run that was stopped)."""
-    from arena.tournament.config import TournamentConfigError, load_config
-    from arena.tournament.coordinator import not_needed, plan_field
-    from arena.tournament.fingerprint import FingerprintError, verify
-    from arena.tournament.registry import RegistryError, field_names
-    from arena.tournament.runlock import is_running
-    from arena.tournament.store import Store, StoreError
+    from arena.tournament import (
+        Store,
+        TournamentConfigError,
+        TournamentError,
+        field_names,
+        is_running,
+        load_config,
+        not_needed,
+        plan_field,
+    )
+    from arena.tournament import verify_fingerprint as verify
 
     try:
         # Reads stored results only: the bots' source folders are not needed.
@@ -242,7 +243,7 @@ def status(folder: Annotated[Path, typer.Argument(help="tournament folder")]) ->
             total_stored = sum(store.counts().values())
             bots = store.bots()
             _warn_unplayable(folder, config, store)
-    except (StoreError, FingerprintError, RegistryError) as exc:
+    except TournamentError as exc:
         raise _fail(str(exc)) from None
     counts = Counter(stored.get(match_id, "planned") for match_id in plan)
     if counts.get("running") and not run_alive:
@@ -274,8 +275,7 @@ def _warn_unplayable(folder: Path, config: TournamentConfig, store: Store | None
     asks whether the tournament can go on: what would make the next `run`
     refuse to start (a listed bot folder gone, broken or not built; fewer than
     3 bots) is said here too, as a warning, in the words `run` would use."""
-    from arena.tournament.config import TournamentConfigError, load_config
-    from arena.tournament.coordinator import TournamentError, check_field
+    from arena.tournament import TournamentConfigError, TournamentError, check_field, load_config
 
     problems: list[str] = []
     try:
@@ -297,8 +297,7 @@ def _show_listed(config: TournamentConfig, store: Store | None,
     tournament.toml lists (read from their folders) and, before the store
     exists, nothing else (`bot add` creates it)."""
     from arena.sandbox.botfile import BotFileError, load_bot
-    from arena.tournament.config import CONFIG_NAME
-    from arena.tournament.registry import recorded_names
+    from arena.tournament import CONFIG_NAME, recorded_names
 
     recorded = recorded_names(config, store)
     for i, path in enumerate(config.bot_paths):

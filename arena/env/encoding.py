@@ -9,7 +9,7 @@
 `obs` is the seat's observation as plain data: the engine's
 `Observation.as_mapping()` / `to_dict()` or the SDK's `obs.data` (either
 name of the talon count). Nothing else is read, so the vector is a function
-of what the seat may know (RULES.md §6) and identical, byte for byte, for
+of what the seat may know (docs/rules.md#hidden-information) and identical, byte for byte, for
 every deal of the hidden cards that leaves the observation the same.
 docs/learning.md lists every slot; `LAYOUT` gives them by name.
 

@@ -4,7 +4,7 @@
     arena.env.register_openspiel()
     game = pyspiel.load_game("thousand", {"preset": "standard", "until": "deal"})
 
-Parameters: `preset` (RULES.md §5), `seed` and `seeds`: the first node is
+Parameters: `preset` (docs/rules.md#presets), `seed` and `seeds`: the first node is
 chance, choosing one of `seeds` outcomes k uniformly, and the game is then
 the one of `arena play --seed (seed + k)`; `until` "deal" (the default:
 the first deal, returns its score differences over 100) or "game" (the

@@ -20,6 +20,7 @@ from arena.manifest import BotSpec
 from arena.referee.spec import FaultPolicy, TimeControl
 from arena.sandbox.api import Limits
 from arena.sandbox.botfile import BotFileError, load_bot, missing_program
+from arena.tournament.errors import TournamentError
 from arena.tournament.match_settings import MatchSettings
 from arena.tournament.schedule import DESIGNS, Design
 
@@ -45,7 +46,7 @@ _FAULT_KEYS = frozenset({"mode", "max_strikes"})
 _LIMIT_FIELDS = {f.name: f for f in dataclasses.fields(Limits)}
 
 
-class TournamentConfigError(ValueError):
+class TournamentConfigError(TournamentError, ValueError):
     """tournament.toml is unusable; the message names file, key and problem."""
 
 

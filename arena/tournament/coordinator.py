@@ -20,13 +20,14 @@ from arena.sandbox.botfile import BotFileError, load_bot
 from arena.tournament import adaptive, fingerprint, ratings, registry, schedule
 from arena.tournament.config import TournamentConfig
 from arena.tournament.deal_gate import interleave
+from arena.tournament.errors import TournamentError
 from arena.tournament.executors import Executor, Outcome
 from arena.tournament.match_settings import REPLAYS_DIR
 from arena.tournament.secrecy import match_key, revealed_after, salt
 from arena.tournament.store import BotRow, MatchRow, Store
 
 
-class TournamentError(ValueError):
+class FieldError(TournamentError, ValueError):
     """The tournament cannot run as configured (for example too few bots)."""
 
 
@@ -51,7 +52,7 @@ def check_field(config: TournamentConfig, store: Store | None) -> list[str]:
     Call it before creating the store, so a bad tournament stores nothing."""
     names = registry.field_names(config, store)
     if len(names) < 3:
-        raise TournamentError(
+        raise FieldError(
             f"{Path(config.root) / 'tournament.toml'}: key 'bots': a three-seat tournament needs"
             f" at least 3 bots, found {len(names)} ({', '.join(names) or 'none'})")
     return names
@@ -74,8 +75,8 @@ def prepare(config: TournamentConfig, store: Store) -> Field:
     return Field(bots, planned)
 
 
-def _late(config: TournamentConfig, names: str) -> TournamentError:
-    return TournamentError(
+def _late(config: TournamentConfig, names: str) -> FieldError:
+    return FieldError(
         f"{Path(config.root) / 'tournament.toml'}: the tournament seed was published "
         f"(arena leaderboard publish) before {names} joined; its matches would be dealt "
         "from that seed, and anyone could deal every hand: play new bots and versions in a "
@@ -106,7 +107,7 @@ def refuse_after_reveal(config: TournamentConfig, bots: Sequence[BotRow],
     """Once the seed is published (secrecy.mark_revealed) it deals nothing
     new to a bot version registered since: its author could have read the
     seed and dealt every hand of its matches (schedule.deal_seed is public).
-    Refuses (TournamentError) before any such match is planned."""
+    Refuses (FieldError) before any such match is planned."""
     known = revealed_after(store)
     if known is None or config.seed_public:
         return

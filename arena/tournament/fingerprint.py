@@ -37,6 +37,7 @@ from typing import Any
 from arena.referee.spec import FaultPolicy, TimeControl
 from arena.sandbox.api import Limits
 from arena.tournament.config import CONFIG_NAME, TournamentConfig
+from arena.tournament.errors import TournamentError
 from arena.tournament.schedule import derive_seed, table_key
 from arena.tournament.store import Store
 
@@ -44,7 +45,7 @@ META_KEY = "fingerprint"
 _UNSET = "(preset default)"
 
 
-class FingerprintError(ValueError):
+class FingerprintError(TournamentError, ValueError):
     """tournament.toml no longer matches the settings of the stored results."""
 
 

@@ -33,11 +33,12 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from arena.tournament import schedule, sprt
+from arena.tournament.errors import TournamentError
 
 CANDIDATE = 0  # index of the bot under test in a gauntlet's field
 
 
-class GauntletError(ValueError):
+class GauntletError(TournamentError, ValueError):
     """A gauntlet that cannot run as asked (one line: what and where)."""
 
 

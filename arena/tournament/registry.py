@@ -17,6 +17,7 @@ from pathlib import Path
 from arena.manifest import BotSpec
 from arena.sandbox.botfile import BotFileError, folder_hash, load_bot, missing_program
 from arena.tournament.config import CONFIG_NAME, TournamentConfig
+from arena.tournament.errors import TournamentError
 from arena.tournament.secrecy import revealed_after
 from arena.tournament.store import BotRow, Store
 
@@ -32,7 +33,7 @@ CONFIG_BOTS_KEY = "config_bots"
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".git", ".mypy_cache", ".pytest_cache")
 
 
-class RegistryError(ValueError):
+class RegistryError(TournamentError, ValueError):
     """A bot could not be added to the tournament; says which and why."""
 
 

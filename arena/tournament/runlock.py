@@ -17,10 +17,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from arena.tournament.errors import TournamentError
+
 LOCK_NAME = ".run.lock"
 
 
-class RunLocked(RuntimeError):
+class RunLocked(TournamentError, RuntimeError):
     """Another run holds the folder, or its lock file cannot be opened."""
 
 

@@ -36,6 +36,8 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Literal
 
+from arena.tournament.errors import TournamentError
+
 Design = Literal["auto", "all_triples", "balanced"]
 DESIGNS: tuple[str, ...] = ("auto", "all_triples", "balanced")
 SEAT_ORDERS: tuple[tuple[int, int, int], ...] = (
@@ -43,7 +45,7 @@ SEAT_ORDERS: tuple[tuple[int, int, int], ...] = (
 SMALL_FIELD = 6  # up to this many bots, every triple is a table
 
 
-class ScheduleError(ValueError):
+class ScheduleError(TournamentError, ValueError):
     """The field cannot be scheduled (for example fewer than 3 bots)."""
 
 

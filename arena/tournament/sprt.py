@@ -49,11 +49,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from arena.tournament.errors import TournamentError
+
 Decision = Literal["H0", "H1"]
 MIN_SETS = 8
 
 
-class SprtError(ValueError):
+class SprtError(TournamentError, ValueError):
     """Parameters of the test that make no sense (say, alpha >= 1)."""
 
 

@@ -23,6 +23,7 @@ from typing import Any, Self
 
 from arena.game.records import DealRecord
 from arena.referee.spec import MatchResult, SeatResult
+from arena.tournament.errors import TournamentError
 from arena.tournament.schedule import match_id as make_match_id
 from arena.tournament.schedule import table_key
 
@@ -82,7 +83,7 @@ CREATE TABLE IF NOT EXISTS rating_history(
 """
 
 
-class StoreError(ValueError):
+class StoreError(TournamentError, ValueError):
     """The store file is unusable (wrong schema, corrupt); names the file."""
 
 

@@ -21,6 +21,7 @@ from typing import Any, Protocol, TypeVar
 from arena.referee.spec import MatchResult, MatchSpec
 from arena.sandbox.process import live_processes
 from arena.tournament import cpus
+from arena.tournament.errors import TournamentError
 
 log = logging.getLogger("arena.tournament")
 Runner = Callable[[MatchSpec], MatchResult]
@@ -268,5 +269,5 @@ def _leave() -> None:
     os._exit(1)
 
 
-class ExecutorError(RuntimeError):
+class ExecutorError(TournamentError, RuntimeError):
     """An executor cannot be started (for example no Dask scheduler answers)."""

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from arena.tournament.coordinator import deal_seeds, plan_field
-from arena.tournament.schedule import SEAT_ORDERS, table_of
-from arena.tournament.secrecy import commitment
+from arena.tournament import SEAT_ORDERS, commitment, deal_seeds, plan_field, table_of
 from arena.verify.errors import Mismatch
 from arena.verify.load import Bundle
 

@@ -14,10 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from arena.referee.spec import MatchResult
+from arena.tournament import (
+    BotRow,
+    SeedDisclosure,
+    TournamentConfig,
+    TournamentConfigError,
+    parse_config,
+    result_from_json,
+)
 from arena.tournament import bundle_format as fmt
-from arena.tournament.config import TournamentConfig, TournamentConfigError, parse_config
-from arena.tournament.secrecy import SeedDisclosure
-from arena.tournament.store import BotRow, result_from_json
 from arena.verify.errors import VerifyError
 from arena.verify.source import safe_replay_name
 

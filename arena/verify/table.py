@@ -13,10 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from arena.tournament import MatchRow, compose, to_json
 from arena.tournament import bundle_format as fmt
-from arena.tournament.publish import to_json
-from arena.tournament.standings import compose
-from arena.tournament.store import MatchRow
 from arena.verify.errors import Mismatch
 from arena.verify.load import Bundle
 

@@ -271,7 +271,7 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
         *extra_routes,
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
-    from arena.tournament.store import StoreError
+    from arena.tournament import StoreError
 
     app = Starlette(routes=routes, exception_handlers={
         HTTPException: http_error, ReplayError: replay_error, StoreError: store_error,

@@ -15,7 +15,7 @@ import json
 import threading
 from dataclasses import dataclass, field
 
-from arena.tournament.store import Store
+from arena.tournament import Store
 
 
 @dataclass

@@ -17,8 +17,7 @@ import anyio
 from starlette.requests import Request
 from starlette.responses import StreamingResponse
 
-from arena.tournament import browse
-from arena.tournament.store import Store, StoreError
+from arena.tournament import Store, StoreError, browse
 from arena.web.sources import Tournament
 
 KEEPALIVE_SECONDS = 15.0

@@ -19,9 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from arena.tournament import browse
-from arena.tournament.browse import MatchFilter
-from arena.tournament.store import BotRow, Store, StoreError, StoreMissing
+from arena.tournament import BotRow, MatchFilter, Store, StoreError, StoreMissing, browse
 from arena.web.finishes import placings
 from arena.web.sources import Catalog, Tournament
 
@@ -136,10 +134,8 @@ class TournamentPage:
 
 
 def tournament(t: Tournament) -> TournamentPage:
-    from arena.tournament import publish
-    from arena.tournament.fingerprint import FingerprintError
-    from arena.tournament.registry import RegistryError
-    from arena.tournament.standings import build
+    from arena.tournament import FingerprintError, RegistryError, publish
+    from arena.tournament import build_table as build
 
     rules = t.config.match.rules_dict()
     try:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.tournament.config import TournamentConfig, TournamentConfigError, load_config
+from arena.tournament import TournamentConfig, TournamentConfigError, load_config
 
 REPLAYS_DIR = "replays"
 LOGS_DIR = "logs"
