@@ -127,6 +127,8 @@ PHASES: tuple[str, ...] = ("lottery", "redeal", "blind", "bidding", "bank", "exc
                            "contract", "play", "game_over")
 _PHASE = {p: i for i, p in enumerate(PHASES)}
 _SUIT_SLOT = {"": 0, "C": 1, "D": 2, "H": 3, "S": 4}
+# A declared marriage's suit; "A" is the ace marriage (RULES.md §2 ace_marriage).
+_MARRIAGE_SLOT = {"C": 0, "D": 1, "H": 2, "S": 3, "A": 4}
 _CARD: dict[str, int] = {str(c): c.index for c in DECK}
 
 # (name, size) in order; offsets follow. Per-seat blocks have 4 relative slots.
@@ -141,7 +143,7 @@ LAYOUT_SIZES: tuple[tuple[str, int], ...] = (
     ("played_by", 4 * 24),     # per relative seat: cards it played in completed tricks
     ("trick", 4 * 24),         # per relative seat: its card in the current trick
     ("trick_number", 24),      # per card played in a completed trick: (trick number) / 12
-    ("marriages", 4 * 4),      # per relative seat x suit C, D, H, S: declared
+    ("marriages", 4 * 5),      # per relative seat x C, D, H, S, A (the ace marriage): declared
     ("trump", 5),              # one-hot none, C, D, H, S
     ("to_act", 5),             # one-hot relative seat, or nobody
     ("dealer", 4),             # one-hot relative seat
@@ -224,8 +226,8 @@ def encode(obs: Mapping[str, Any], out: Vector | None = None) -> Vector:
             val.append(scaled)
     base = o["trick"]
     ones += [base + 24 * rel[tc["seat"]] + card[tc["card"]] for tc in obs["trick"]]
-    base = o["marriages"] - 1
-    ones += [base + 4 * rel[m["seat"]] + _SUIT_SLOT[m["suit"]] for m in obs["marriages"]]
+    base = o["marriages"]
+    ones += [base + 5 * rel[m["seat"]] + _MARRIAGE_SLOT[m["suit"]] for m in obs["marriages"]]
     put(o["trump"] + _SUIT_SLOT[obs["trump"]])
     for name in ("to_act", "leader", "bidder", "declarer", "forced_seat"):
         value = obs[name]

@@ -7,10 +7,10 @@ greedy sample bot's choice at every decision of games it plays in all three
 seats of the PettingZoo environment; in each later round the network being
 trained plays one seat (the greedy policy the others), and the greedy
 choice at the positions the network reaches is added to the data. The
-network (arena.env.policy.MLPPolicy: 546 -> 128 -> the fixed action space)
+network (arena.env.policy.MLPPolicy: 550 -> 128 -> the fixed action space)
 is fitted to all the data so far by a masked softmax cross-entropy with
 Adam. The inputs are the environment's observations, so the bot sees in a
-match exactly what it was trained on. About 2 minutes of CPU on one core with the
+match exactly what it was trained on. About 1.5 minutes of CPU on one core with the
 defaults; the seeds make a run reproducible.
 """
 

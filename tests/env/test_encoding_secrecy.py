@@ -139,3 +139,20 @@ def test_every_legal_action_of_every_variant_has_an_index() -> None:
                 assert len(set(idx)) == len(idx)
                 assert [encoding.action_at(i) for i in idx] == list(legal)
                 g = g.apply(legal[rng.randrange(len(legal))])
+
+
+def test_the_ace_marriage_has_its_own_slot() -> None:
+    """Czech rules count four aces as a marriage (suit "A" in the
+    observation): encoded in the declaring seat's fifth marriage slot."""
+    rules = Rules.preset("czech")
+    g = new_game(rules, 3)
+    rng = random.Random(3)
+    while not any(m["suit"] == "A" for m in g.observation(0).marriages):
+        assert not g.is_over
+        legal = g.legal_actions()
+        g = g.apply(legal[rng.randrange(len(legal))])
+    seat = next(m["seat"] for m in g.observation(0).marriages if m["suit"] == "A")
+    for me in range(3):
+        v = encoding.encode(g.observation(me).as_mapping())
+        block = v[encoding.LAYOUT["marriages"]].reshape(4, 5)
+        assert block[(seat - me) % 3, 4] == 1.0 and block[:, 4].sum() == 1.0
