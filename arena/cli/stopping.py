@@ -136,9 +136,7 @@ class RunStop(StopSignals):
 
     def _stop_workers(self) -> None:
         for made in self._made:
-            stop = getattr(made, "terminate_workers", None)
-            if stop is not None:
-                stop()
+            made.terminate_workers()
 
     def __enter__(self) -> Self:
         global _RUN

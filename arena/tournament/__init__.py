@@ -9,7 +9,8 @@ ratings (numpy) or an executor it does not need.
 
 The modules: config.py (tournament.toml), schedule.py (duplicate sets and
 their seeds), registry.py (the bots and their versions), coordinator.py
-(a run: plan, play, record), executors.py / worker.py / dask_executor.py /
+(a run: plan, play, record), playing.py (what a run and a gauntlet
+run share around their executor: Ctrl-C, closing), executors.py / worker.py / dask_executor.py /
 deal_gate.py (where matches are played), store.py (the SQLite results),
 ratings.py / trueskill_math.py / standings.py (the rating table), publish.py
 and bundle.py (the published table and its results bundle),

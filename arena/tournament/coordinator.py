@@ -23,6 +23,7 @@ from arena.tournament.deal_gate import interleave
 from arena.tournament.errors import TournamentError
 from arena.tournament.executors import Executor, Outcome
 from arena.tournament.match_settings import REPLAYS_DIR
+from arena.tournament.playing import Playing, clear_part_files
 from arena.tournament.secrecy import match_key, revealed_after, salt
 from arena.tournament.store import BotRow, MatchRow, Store
 
@@ -223,13 +224,7 @@ def run(
     todo = [r for r in rows if r.status != "finished"]
     root = Path(config.root)
     if config.match.replays:
-        (root / REPLAYS_DIR).mkdir(exist_ok=True)
-        # Part files of a killed run, whose workers never dropped them. A
-        # worker of that run may still be winding down for a moment (or a
-        # Dask task outlive its client): removing its open part file only
-        # makes its move into place fail; this run plays that match again.
-        for part in (root / REPLAYS_DIR).glob("*.part"):
-            part.unlink(missing_ok=True)
+        clear_part_files(root / REPLAYS_DIR)
 
     names = {b.id: b.name for b in field.bots}
     env = ratings.environment()
@@ -244,17 +239,16 @@ def run(
 
     stopped = ""
     specs: dict[int, object] = {}
-    executor: Executor | None = None
-    try:
+    with Playing(executor_factory) as playing:
         for batch in _rounds(config, field, store, todo, errors):
             if isinstance(batch, str):
                 stopped = batch
                 break
             if not batch:
                 continue
-            if executor is None:
+            if not playing.started:
                 specs = {b.id: registry.bot_spec(b, root) for b in field.bots}
-                executor = executor_factory()
+            executor = playing.executor()
             by_id = {r.match_id: r for r in batch}
 
             def feed(rows: list[MatchRow] = batch, specs: dict[int, object] = specs,
@@ -276,17 +270,6 @@ def run(
                     played += 1
                 if on_progress:
                     on_progress(finished, len(field.plan), _leader(live, names))
-    except KeyboardInterrupt:
-        # Ctrl-C reaches this process only (a local pool's workers leave the
-        # terminal's process group): stop the matches in play, each with its
-        # teardown, before waiting for the workers to exit.
-        stop = getattr(executor, "terminate_workers", None)
-        if stop is not None:
-            stop()
-        raise
-    finally:
-        if executor is not None:
-            executor.close()
 
     save_ratings(store, field)
     return RunSummary(len(field.plan), finished, played, len(errors), tuple(errors), stopped)

@@ -32,6 +32,7 @@ from arena.tournament.deal_gate import interleave
 from arena.tournament.executors import Executor
 from arena.tournament.gauntlet import GauntletError, Settings, Verdict, judge, plan_set, set_scores
 from arena.tournament.match_settings import REPLAYS_DIR, MatchSettings
+from arena.tournament.playing import Playing, clear_part_files
 from arena.tournament.secrecy import match_key
 from arena.tournament.store import BotRow, Store
 
@@ -260,9 +261,7 @@ def run(p: Prepared, store: Store, executor_factory: Callable[[], Executor],
         store.set_json(VERDICT_KEY, report.verdict.to_json(settings, max_sets))
         return report
     if p.request.match.replays:
-        (p.request.root / REPLAYS_DIR).mkdir(exist_ok=True)
-        for part in (p.request.root / REPLAYS_DIR).glob("*.part"):
-            part.unlink(missing_ok=True)  # left by a killed run (see coordinator.run)
+        clear_part_files(p.request.root / REPLAYS_DIR)
 
     def feed() -> Iterator[MatchSpec]:
         # The matches of one set share its deal seed, and the executors play
@@ -285,8 +284,8 @@ def run(p: Prepared, store: Store, executor_factory: Callable[[], Executor],
                 store.mark_running([m.match_id])
                 yield _spec(p, m.match_id, m.seed, m.bots)
 
-    executor = executor_factory()
-    try:
+    with Playing(executor_factory) as playing:
+        executor = playing.executor()
         for outcome in executor.play(feed()):
             if outcome.result is None or outcome.result.match_id != outcome.match_id:
                 error = outcome.error or "runner returned a result for another match"
@@ -300,15 +299,6 @@ def run(p: Prepared, store: Store, executor_factory: Callable[[], Executor],
             report.verdict = verdict()
             if on_update:
                 on_update(report.verdict)
-    except KeyboardInterrupt:
-        # Ctrl-C or SIGTERM (the CLI's handlers raise it): stop the matches
-        # in play, each with its teardown, before waiting for the workers.
-        stop = getattr(executor, "terminate_workers", None)
-        if stop is not None:
-            stop()
-        raise
-    finally:
-        executor.close()
     report.verdict = verdict()
     store.set_json(VERDICT_KEY, report.verdict.to_json(settings, max_sets))
     return report

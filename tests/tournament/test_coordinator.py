@@ -53,6 +53,9 @@ class Inline:
             random.Random(self.shuffle).shuffle(outcomes)
             yield from outcomes
 
+    def terminate_workers(self) -> None:
+        pass  # its matches are played in this process, one at a time
+
     def close(self) -> None:
         pass
 

@@ -88,6 +88,9 @@ class Inline:
             self.played.append(spec.match_id)
             yield Outcome(spec.match_id, fake_run_match(spec))
 
+    def terminate_workers(self) -> None:
+        pass  # its matches are played in this process, one at a time
+
     def close(self) -> None:
         pass
 
