@@ -127,7 +127,7 @@ PHASES: tuple[str, ...] = ("lottery", "redeal", "blind", "bidding", "bank", "exc
                            "contract", "play", "game_over")
 _PHASE = {p: i for i, p in enumerate(PHASES)}
 _SUIT_SLOT = {"": 0, "C": 1, "D": 2, "H": 3, "S": 4}
-# A declared marriage's suit; "A" is the ace marriage (RULES.md §2 ace_marriage).
+# A declared marriage's suit; "A" is the ace marriage (docs/rules.md#options ace_marriage).
 _MARRIAGE_SLOT = {"C": 0, "D": 1, "H": 2, "S": 3, "A": 4}
 _CARD: dict[str, int] = {str(c): c.index for c in DECK}
 
