@@ -2,7 +2,7 @@
 tournament's pages as a static site.
 
 `replay_html(path)` is the page of `arena replay html FILE -o out.html`:
-the styles, the scripts (table.js and player.js joined into one inline
+the styles, the scripts (cards.js, table.js, record.js and player.js joined into one inline
 module) and the data of every view (all cards and each seat, each built by
 the engine as the server would) are inside the file, which opens from
 file:// with no server and no network.
@@ -40,12 +40,26 @@ _IMPORT = re.compile(r"^import .*? from \"\./[a-z]+\.js\";\n", re.M)
 _EXPORT = re.compile(r"^export ", re.M)
 
 
+# The player's modules in import order: each one's imports are of modules
+# before it.
+_MODULES = ("cards.js", "table.js", "record.js", "player.js")
+_EXPORTED = re.compile(r"^export (?:async )?(?:function|const|let|class) ([A-Za-z_$][\w$]*)", re.M)
+
+
 def inline_script() -> str:
-    """table.js and player.js as one module with no imports (an inline
-    module cannot import files from file://)."""
-    table = _EXPORT.sub("", (STATIC_DIR / "table.js").read_text(encoding="utf-8"))
-    player = _IMPORT.sub("", (STATIC_DIR / "player.js").read_text(encoding="utf-8"))
-    return (table + "\n" + player).replace("</script", "<\\/script")
+    """The player's modules as one module with no imports (an inline module
+    cannot import files from file://): each module but the last in a scope
+    of its own (their private helpers share names), its exports handed on."""
+    parts = []
+    for name in _MODULES:
+        code = _IMPORT.sub("", (STATIC_DIR / name).read_text(encoding="utf-8"))
+        exported = _EXPORTED.findall(code)
+        code = _EXPORT.sub("", code)
+        if name != _MODULES[-1]:
+            names = ", ".join(exported)
+            code = f"const {{ {names} }} = (() => {{\n{code}\nreturn {{ {names} }};\n}})();"
+        parts.append(code)
+    return "\n".join(parts).replace("</script", "<\\/script")
 
 
 class _SingleFile(StaticUrls):
