@@ -57,6 +57,13 @@ class ServerUrls:
     def replay(self, name: str) -> str:
         return f"/r/{quote(name)}"
 
+    def table(self, t: Any, match_id: str) -> str:
+        """The duplicate comparison of a match's table (server only)."""
+        return f"/t/{quote(t.name)}/table/{quote(match_id)}"
+
+    def traveller(self, t: Any, match_id: str, deal: int | str) -> str:
+        return f"/t/{quote(t.name)}/table/{quote(match_id)}/deal/{deal}"
+
 
 class StaticUrls:
     """Relative links inside an exported site: pages at `depth` folders below
