@@ -14,7 +14,11 @@ answer (http.client: the status line):
     view: the replay is re-played through the engine and serialised) and
     the data of a seat's view,
   - the tournament page (the rating table of all results, which the server
-    starts building at start-up; no goal), requested first.
+    starts building at start-up; no goal), requested first,
+  - the player of a 200-deal replay (a file given to `arena serve`): its
+    page (which carries only its first deals: arena/web/chunks.py), the
+    next deals of a seat's view, and, last, the whole data of all cards
+    (what the page carried before; no goal).
 
 "cold" is the first request (nothing cached), "warm" the median of
 `--rounds` more. Each figure is also printed as a ratio to the baseline of
@@ -40,10 +44,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.web.stored import stored_tournament  # noqa: E402
+from arena.game import Rules  # noqa: E402
+from tests.web.stored import stored_tournament, write_replay  # noqa: E402
 
 ARENA = Path(sys.executable).with_name("arena")
-GOALS = {"list": 0.200, "replay": 0.500}
+GOALS = {"list": 0.200, "replay": 0.500, "long": 0.300}
+LONG_KB = 300  # issue 35: the first page of a 200-deal match at most 300 KB
 
 
 def make_bots(folder: Path, n: int) -> list[Path]:
@@ -90,9 +96,13 @@ def main() -> int:
     replays = sorted((folder / "replays").glob("*.jsonl"), key=lambda p: abs(p.stat().st_size - 150_000))
     replay = replays[0]
     print(f"replay: {replay.stat().st_size / 1000:.0f} KB ({replay.name})")
+    long = work / "long.jsonl"  # seed 0, the golden random policy 1: all 200 deals
+    if not long.exists():
+        write_replay(long, Rules.preset("standard").replace(max_deals=200), seed=0, policy_seed=1)
+    print(f"long replay: {long.stat().st_size / 1000:.0f} KB, 200 deals ({long.name})")
 
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    server = subprocess.Popen([str(ARENA), "serve", str(folder), "--port", "0"],
+    server = subprocess.Popen([str(ARENA), "serve", str(folder), str(long), "--port", "0"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         assert server.stdout is not None
@@ -114,6 +124,9 @@ def main() -> int:
             ("list", "per-bot page (b2)", "/t/bench/bot/b2"),
             ("replay", "replay player, all cards", f"/t/bench/match/{replay.stem}?view=all"),
             ("replay", "replay data, seat 1's view", f"/api/t/bench/match/{replay.stem}/1.json"),
+            ("long", "200-deal player, all cards (its page)", "/r/long?view=all"),
+            ("long", "200-deal, seat 1's deals 103-112", "/api/r/long/1/deals/103.json"),
+            ("none", "200-deal, whole data of all cards", "/api/r/long/all.json"),
         ]
         results = []
         for kind, label, path in pages:
@@ -126,6 +139,8 @@ def main() -> int:
             goal = GOALS.get(kind)
             verdict = "" if goal is None else (
                 f"{goal * 1000:.0f} ms: {'met' if max(cold, warm) <= goal else 'MISSED'}")
+            if label.endswith("(its page)"):
+                verdict += f"; {LONG_KB} KB: {'met' if size <= LONG_KB * 1000 else 'MISSED'}"
             print(f"{label:44} {status:>6} {size / 1000:>7.1f} {cold * 1000:>9.1f} {warm * 1000:>9.1f} "
                   f"{warm / base:>8.1f}  {verdict}")
         print(f"\nbaseline: a static file, warm median {base * 1000:.2f} ms; cold = first request "

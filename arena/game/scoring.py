@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from arena.game.core import GAME_OVER, Core, put
 from arena.game.records import DealRecord
+from arena.game.rules import Rules
 
 
 def round_score(value: int, mode: str) -> int:
@@ -100,9 +101,15 @@ def redeal_penalty(c: Core, penalty: int) -> None:
     settle(c, changes, [0] * c.n, False, ["redeal_penalty"], (), 1, next_deal=False)
 
 
+def locked(rules: Rules, total: int) -> bool:
+    """docs/rules.md#option-details lock: a seat with this total gains only as a
+    declarer that makes its contract (public: the pages mark such a seat)."""
+    return rules.barrel == "lock" and total >= rules.threshold
+
+
 def _locked(c: Core, seat: int) -> bool:
     """docs/rules.md#option-details lock: the seat's total before the deal is at or above the threshold."""
-    return c.rules.barrel == "lock" and c.totals[seat] >= c.rules.threshold
+    return locked(c.rules, c.totals[seat])
 
 
 def _filter_gain(c: Core, seat: int, gain: int) -> int:

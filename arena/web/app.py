@@ -12,12 +12,16 @@ URLs (every name in them is looked up, never used as a path):
     /t/{t}/bot/{bot}                    per-bot page
     /t/{t}/match/{id}?view=all|N&step=K the replay player
     /t/{t}/log/{id}/{seat}              a faulty seat's kept log (text)
+    /t/{t}/table/{id}                   duplicate comparison of the match's table (travellers.py)
+    /t/{t}/table/{id}/deal/{n}          one deal of that table in every seat order
 
 The player, its data and the seat logs of a match whose duplicate table is
 not complete answer 403 (browse.withheld): the bots still to play its deals
 must not see them. Lists show such a match's result only.
     /r/{name}?view=&step=               the player of a replay file given to `arena serve`
     /api/t/{t}/match/{id}/{view}.json   player data (player.py), view = all | seat number
+    /api/t/{t}/match/{id}/{view}/start.json         its start (a long match: its first deals)
+    /api/t/{t}/match/{id}/{view}/deals/{n}.json     a long match's deals from n on (chunks.py)
     /api/r/{name}/{view}.json
 
 Other packages may add routes with `app.router.routes.append(...)` or the
@@ -43,7 +47,7 @@ from starlette.staticfiles import StaticFiles
 
 from arena.referee.replay import ReplayError
 from arena.web import live, pages
-from arena.web.replays import player_json, seats_of
+from arena.web.replays import player_deals_json, player_json, player_start_json, seats_of
 from arena.web.sources import MATCH_ID, Catalog, catalog
 from arena.web.urls import ServerUrls
 
@@ -111,7 +115,7 @@ def inline_json(data: bytes) -> str:
 def _inline(path: Path, viewer: int | None) -> dict[str, str]:
     """The opening view's data, in the page itself: the player draws without
     a second request, and a replay that does not re-play is an error page."""
-    return {"all" if viewer is None else str(viewer): inline_json(player_json(path, viewer))}
+    return {"all" if viewer is None else str(viewer): inline_json(player_start_json(path, viewer))}
 
 
 def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = None,
@@ -187,13 +191,59 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
         viewer = _viewer(request.query_params.get("view", "all"), seats)
         return web.render(
             request, "player.html", title=f"{t.name}: match {match_id}", t=t, seats=seats,
-            data_url=f"/api/t/{t.name}/match/{match_id}/{{view}}.json", viewer=viewer,
-            inline=_inline(path, viewer), match_id=match_id)
+            data_url=f"/api/t/{t.name}/match/{match_id}/{{view}}/start.json", viewer=viewer,
+            deals_url=f"/api/t/{t.name}/match/{match_id}/{{view}}/deals/{{deal}}.json",
+            inline=_inline(path, viewer), match_id=match_id,
+            travellers=web.urls.traveller(t, match_id, "{deal}"), table_url=web.urls.table(t, match_id))
+
+    def _table(request: Request, build: Any) -> tuple[Any, Any]:
+        from arena.web.travellers import TableWithheld
+
+        t = web.tournament(request.path_params["t"])
+        match_id = request.path_params["id"]
+        if not MATCH_ID.fullmatch(match_id):
+            raise NotFound(f"no match {match_id!r} in tournament {t.name!r}")
+        try:
+            data = build(t, match_id)
+        except TableWithheld:
+            raise HTTPException(403, f"table of match {match_id!r}: the comparison opens when "
+                                "every seat order of its deals has been played") from None
+        if data is None:
+            raise NotFound(f"no match {match_id!r} in tournament {t.name!r}")
+        return t, data
+
+    def table_page(request: Request) -> Response:
+        from arena.web.travellers import table_summary
+
+        t, data = _table(request, table_summary)
+        return web.render(request, "table.html", t=t, table=data)
+
+    def traveller_page(request: Request) -> Response:
+        from arena.web.travellers import traveller
+
+        number = int(request.path_params["deal"])
+        t, data = _table(request, lambda t, m: traveller(t, m, number))
+        if number not in data["deal_numbers"]:
+            raise NotFound(f"no deal {number} was played at the table of {data['match_id']!r}")
+        return web.render(request, "traveller.html", t=t, tr=data)
 
     def match_api(request: Request) -> Response:
         _t, _match_id, path = _match_replay(request)
+        return _data(request, path)
+
+    def _data(request: Request, path: Path) -> Response:
+        """The player data of one view: whole, its start, or deals from N on."""
         viewer = _viewer(request.path_params["view"], seats_of(path))
-        return Response(player_json(path, viewer), media_type="application/json")
+        part = request.path_params.get("part", "")
+        if part == "start":
+            data = player_start_json(path, viewer)
+        elif "deal" in request.path_params:
+            data = player_deals_json(path, viewer, int(request.path_params["deal"]))
+        elif part:
+            raise NotFound(f"no player data {part!r}")
+        else:
+            data = player_json(path, viewer)
+        return Response(data, media_type="application/json")
 
     def seat_log(request: Request) -> Response:
         t = web.tournament(request.path_params["t"])
@@ -218,13 +268,12 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
         viewer = _viewer(request.query_params.get("view", "all"), seats)
         name = request.path_params["name"]
         return web.render(request, "player.html", title=f"replay {path.name}", t=None,
-                          seats=seats, data_url=f"/api/r/{name}/{{view}}.json", viewer=viewer,
+                          seats=seats, data_url=f"/api/r/{name}/{{view}}/start.json", viewer=viewer,
+                          deals_url=f"/api/r/{name}/{{view}}/deals/{{deal}}.json",
                           inline=_inline(path, viewer), match_id=path.stem)
 
     def replay_api(request: Request) -> Response:
-        path = _replay_file(request)
-        viewer = _viewer(request.path_params["view"], seats_of(path))
-        return Response(player_json(path, viewer), media_type="application/json")
+        return _data(request, _replay_file(request))
 
     async def events(request: Request) -> Response:
         t = web.tournament(request.path_params["t"])
@@ -264,10 +313,16 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
         Route("/t/{t}/h2h", h2h),
         Route("/t/{t}/bot/{bot}", bot),
         Route("/t/{t}/match/{id}", match_player),
+        Route("/t/{t}/table/{id}", table_page),
+        Route("/t/{t}/table/{id}/deal/{deal:int}", traveller_page),
         Route("/t/{t}/log/{id}/{seat:int}", seat_log),
         Route("/api/t/{t}/match/{id}/{view}.json", match_api),
+        Route("/api/t/{t}/match/{id}/{view}/{part}.json", match_api),
+        Route("/api/t/{t}/match/{id}/{view}/deals/{deal:int}.json", match_api),
         Route("/r/{name}", replay_player),
         Route("/api/r/{name}/{view}.json", replay_api),
+        Route("/api/r/{name}/{view}/{part}.json", replay_api),
+        Route("/api/r/{name}/{view}/deals/{deal:int}.json", replay_api),
         *extra_routes,
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]

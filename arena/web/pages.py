@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import shlex
 import sqlite3
 import threading
 from collections import Counter, defaultdict
@@ -17,6 +18,7 @@ from collections.abc import Callable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeVar
 
 from arena.tournament import BotRow, MatchFilter, Store, StoreError, StoreMissing, browse
@@ -155,28 +157,43 @@ def tournament(t: Tournament) -> TournamentPage:
                                     Store.results_version)
     except StoreMissing:  # none yet; a damaged one goes to the app's error page (503)
         return TournamentPage(rules, {}, 0, problem=(
-            f"no results yet: run `arena tournament run {t.root.name}`; this page updates "
-            "by itself once it starts"))
+            f"no results yet: run `arena tournament run {shlex.quote(_folder_arg(t.root))}`; "
+            "this page updates by itself once it starts"))
     except (FingerprintError, RegistryError) as exc:
         return TournamentPage(rules, {}, 0, problem=str(exc))
     columns = [(k, title, EXPLAIN.get(k, "")) for k, title in publish.COLUMNS]
     rows = [{k: publish.cell(row, k) for k, _ in publish.COLUMNS} for row in table.rows]
     footnote = getattr(publish, "_footnote", lambda: "")()
-    chart = rating_chart([(row.bot, list(row.history)) for row in table.rows])
+    chart = rating_chart([(row.bot, list(row.history)) for row in table.rows],
+                         finals={row.bot: float(row.conservative) for row in table.rows if row.history})
     return TournamentPage(rules, counts, table.planned, "", columns, rows, footnote, chart,
                           list(table.retired))
 
 
+def _folder_arg(root: Path) -> str:
+    """The tournament folder as `arena tournament run` takes it from where this
+    server was started: relative when it is below, else the whole path (a bare
+    folder name was wrong from anywhere but its parent)."""
+    try:
+        return str(root.resolve().relative_to(Path.cwd().resolve())) or "."
+    except ValueError:
+        return str(root.resolve())
+
+
 def rating_chart(series: list[tuple[str, list[tuple[int, float]]]], width: int = 640,
-                 height: int = 260) -> dict[str, Any] | None:
+                 height: int = 260, finals: dict[str, float] | None = None) -> dict[str, Any] | None:
     """An SVG line chart's geometry: axes with ticks, one polyline and one
-    dot (with its value, shown on hover) per point of each series."""
+    dot (with its value, shown on hover) per point of each series; `finals`,
+    the leaderboard's rating of each, a diamond at the line's end (the line
+    is the one-pass update match by match, the leaderboard the batch fit
+    over every match at once: they differ, and the page says why)."""
     series = [(name, pts) for name, pts in series if pts]
     if not series:
         return None
+    finals = finals or {}
     left, right, top, bottom = 48, 12, 10, 34
     xs = [s for _, pts in series for s, _ in pts]
-    ys = [v for _, pts in series for _, v in pts]
+    ys = [v for _, pts in series for _, v in pts] + [finals[n] for n, _ in series if n in finals]
     x_max = max(xs)
     lo, hi = _nice_range(min(ys), max(ys))
 
@@ -198,11 +215,16 @@ def rating_chart(series: list[tuple[str, list[tuple[int, float]]]], width: int =
             "points": " ".join(f"{x(s):.1f},{y(v):.1f}" for s, v in drawn),
             "dots": [{"x": round(x(s), 1), "y": round(y(v), 1), "label": f"{name}: {v:.2f} after match {s}"}
                      for j, (s, v) in enumerate(pts) if j % every == 0 or j == len(pts) - 1],
+            "final": ({"x": round(x(pts[-1][0]), 1), "y": round(y(finals[name]), 1), "value": finals[name],
+                       "label": f"{name}: {finals[name]:.2f} on the leaderboard (the fit over every "
+                                f"match; the line ends at {pts[-1][1]:.2f})"}
+                      if name in finals else None),
         })
     y_ticks = [{"y": round(y(v), 1), "label": f"{v:g}"} for v in _ticks(lo, hi)]
     x_ticks = [{"x": round(x(v), 1), "label": str(int(v))} for v in _ticks(0, x_max) if v == int(v)]
     return {"width": width, "height": height, "left": left, "right": width - right, "top": top,
-            "bottom": height - bottom, "lines": lines, "y_ticks": y_ticks, "x_ticks": x_ticks}
+            "bottom": height - bottom, "lines": lines, "y_ticks": y_ticks, "x_ticks": x_ticks,
+            "finals": bool(finals)}
 
 
 _COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",

@@ -34,7 +34,7 @@ declining a private offer (docs/rules.md#private-offers).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from arena.game import GameState, parse_action
@@ -59,29 +59,53 @@ def player_data(replay: Replay, viewer: int | None,
     n = viewers_of(replay)
     if viewer is not None and not 0 <= viewer < n:
         raise ReplayError(f"{replay.path}: seat {viewer} is not a seat of this {n}-player match")
+    # Every position first (the engine applies each action once; a damaged
+    # replay fails here, before anything is built).
+    seq = list(replay_states(replay) if states is None else states)
+    steps = build_steps(seq, viewer, include_start=True)
+    return {
+        "format": FORMAT,
+        "match": _match_info(replay, viewer),
+        "steps": steps,
+        "deals": final_deals(replay),
+        "result": _result(replay, viewer),
+    }
+
+
+_MISSING = object()
+
+
+def build_steps(seq: Sequence[tuple[GameState, dict[str, Any] | None]], viewer: int | None,
+                include_start: bool) -> list[dict[str, Any]]:
+    """The steps of `seq`'s actions as `viewer` saw them: `seq[k]` is the game
+    before the action record `seq[k][1]`, and its last entry the game after
+    the last action to tell (its record, if any, is not told). The first
+    position is a step only with `include_start` (the match's step 0); the
+    first step built is the whole view, each next one the keys that changed.
+    A long match is built a few deals at a time (chunks.py) by this same
+    function, so its parts are byte for byte what the whole would be bar
+    each part's first step, which is whole."""
     steps: list[dict[str, Any]] = []
     previous: View = {}
     pending: dict[str, Any] | None = None  # the action that leads to the next position
     trick: dict[str, Any] | None = None
     deal_index: int | None = None
-    deals_before = 0
-    # Every position first (the engine applies each action once; a damaged
-    # replay fails here, before anything is built).
-    seq = list(replay_states(replay) if states is None else states)
+    deals_before = len(seq[0][0].deals) if seq else 0
+    last = len(seq) - 1
     for index, (game, rec) in enumerate(seq):
-        view = table_view(game, viewer)
         finished = len(game.deals)
         if finished > deals_before and pending is not None:
             deal_index = finished - 1
         deals_before = finished
-        if pending is not None or not steps:
+        if pending is not None or (index == 0 and include_start):
+            view = table_view(game, viewer)
             steps.append({
                 "v": {k: v for k, v in view.items() if previous.get(k, _MISSING) != v},
                 "a": pending, "t": trick, "r": deal_index,
             })
             previous = view
         pending, trick, deal_index = None, None, None
-        if rec is None:
+        if rec is None or index == last:
             break
         seat = int(rec["seat"])
         if viewer is not None and seat != viewer and game.private_offer and rec["action"] == "pass":
@@ -102,17 +126,22 @@ def player_data(replay: Replay, viewer: int | None,
         if done is not None:
             trick = {"cards": [{"seat": s, "card": str(c)} for s, c in done[0]],
                      "winner": done[1]}
-    final = [{k: v for k, v in d.items() if k != "type"} for d in replay.deals]
-    return {
-        "format": FORMAT,
-        "match": _match_info(replay, viewer),
-        "steps": steps,
-        "deals": final,
-        "result": _result(replay, viewer),
-    }
+    return steps
 
 
-_MISSING = object()
+def final_deals(replay: Replay) -> list[dict[str, Any]]:
+    """The replay's deal records as the player shows them."""
+    return [{k: v for k, v in d.items() if k != "type"} for d in replay.deals]
+
+
+def match_part(replay: Replay, viewer: int | None) -> dict[str, Any]:
+    """Everything of the player's data but the steps (a long match's first
+    page carries this and its first deals; chunks.py)."""
+    n = viewers_of(replay)
+    if viewer is not None and not 0 <= viewer < n:
+        raise ReplayError(f"{replay.path}: seat {viewer} is not a seat of this {n}-player match")
+    return {"format": FORMAT, "match": _match_info(replay, viewer), "deals": final_deals(replay),
+            "result": _result(replay, viewer)}
 
 
 def _seconds(value: Any) -> float | None:

@@ -1,9 +1,12 @@
 """Player data of replay files, serialised once per file version and viewer.
 
 A replay is re-played through the engine the first time a viewer asks for
-it; the JSON bytes are kept (a few recent files), keyed by the file's size
-and modification time, so a replay rewritten by a resumed tournament is
-re-played again.
+it; the JSON bytes are kept, keyed by the file's size and modification time
+(a replay rewritten by a resumed tournament is re-played again), up to
+KEEP_BYTES in all, the least recently used dropped first (it kept 24
+answers, whatever their size: a few long matches' views and the rest went).
+A long match (chunks.py) is served in parts: `player_start_json` (its page)
+and `player_deals_json` (the next deals), from a `Cursor` kept per file.
 """
 
 from __future__ import annotations
@@ -11,15 +14,20 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from arena.referee.replay import ReplayError, read_replay
+from arena.web.chunks import Cursor, deals_part, is_long, start_part
 from arena.web.player import player_data
 
-_KEEP = 24
+KEEP_BYTES = 256 * 1024 * 1024
+KEEP_CURSORS = 16
 _lock = threading.Lock()
-_cache: OrderedDict[tuple[str, int, int, int | None], bytes] = OrderedDict()
+_cache: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+_cached_bytes = 0
+_cursors: OrderedDict[tuple[str, int, int], Cursor] = OrderedDict()
 
 
 def dumps(data: Any) -> bytes:
@@ -27,24 +35,72 @@ def dumps(data: Any) -> bytes:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
-def player_json(path: Path, viewer: int | None) -> bytes:
-    """The player data of `path` for `viewer`; ReplayError if it cannot be read or re-played."""
+def _version(path: Path) -> tuple[str, int, int]:
     try:
         st = path.stat()
     except OSError as exc:
         raise ReplayError(f"{path.name}: cannot read replay: {exc.strerror}") from None
-    key = (str(path), st.st_mtime_ns, st.st_size, viewer)
+    return (str(path), st.st_mtime_ns, st.st_size)
+
+
+def _kept(key: tuple[Any, ...], build: Callable[[], bytes]) -> bytes:
+    global _cached_bytes
     with _lock:
         hit = _cache.get(key)
         if hit is not None:
             _cache.move_to_end(key)
             return hit
-    data = dumps(player_data(read_replay(path), viewer))
+    data = build()
     with _lock:
-        _cache[key] = data
-        while len(_cache) > _KEEP:
-            _cache.popitem(last=False)
+        if key not in _cache:
+            _cache[key] = data
+            _cached_bytes += len(data)
+        while _cached_bytes > KEEP_BYTES and len(_cache) > 1:
+            _, dropped = _cache.popitem(last=False)
+            _cached_bytes -= len(dropped)
     return data
+
+
+def _cursor(version: tuple[str, int, int]) -> Cursor:
+    with _lock:
+        hit = _cursors.get(version)
+        if hit is not None:
+            _cursors.move_to_end(version)
+            return hit
+    cursor = Cursor(read_replay(version[0]))
+    with _lock:
+        cursor = _cursors.setdefault(version, cursor)
+        while len(_cursors) > KEEP_CURSORS:
+            _cursors.popitem(last=False)
+    return cursor
+
+
+def player_json(path: Path, viewer: int | None) -> bytes:
+    """The player data of `path` for `viewer`, every step; ReplayError if it
+    cannot be read or re-played."""
+    version = _version(path)
+    return _kept((*version, viewer, "all"), lambda: dumps(player_data(read_replay(path), viewer)))
+
+
+def player_start_json(path: Path, viewer: int | None) -> bytes:
+    """What the player's page starts with: a long match's start part
+    (chunks.start_part), a short one's whole data (player_json)."""
+    version = _version(path)
+
+    def build() -> bytes:
+        cursor = _cursor(version)
+        if not is_long(cursor.replay):
+            return player_json(path, viewer)
+        return dumps(start_part(cursor, viewer))
+
+    return _kept((*version, viewer, "start"), build)
+
+
+def player_deals_json(path: Path, viewer: int | None, first: int) -> bytes:
+    """A long match's steps of deals `first`.. (chunks.deals_part)."""
+    version = _version(path)
+    return _kept((*version, viewer, "deals", first),
+                 lambda: dumps(deals_part(_cursor(version), viewer, first)))
 
 
 def seats_of(path: Path) -> int:

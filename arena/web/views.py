@@ -43,6 +43,10 @@ The view object (every key always present; cards as docs/rules.md#core text such
     stock_size    int           2 players, form (a): cards left in the stock
     bank_sizes    [int]         2 players, form (b): the two banks
     forced_seat   int | None    the seat that must make 100 (2 players, form a)
+    locked        [bool]        per seat: barrel `lock` (RULES.md §3), its total at or above
+                                `lock_threshold`: it gains only as a declarer that makes its
+                                contract (the engine's `scoring.locked`; public: totals and rules)
+    lock_threshold  int | None  the lock's threshold (None: no lock in these rules)
 
 Seat names and the legal actions are not part of a view: the page that
 draws it knows the names, and a live seat gets its legal actions from the
@@ -54,7 +58,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from arena.game import GameState
+from arena.game import GameState, Rules
+from arena.game.scoring import locked
 
 View = dict[str, Any]
 
@@ -67,9 +72,10 @@ _PUBLIC_KEYS = (
 )
 
 
-def seat_view(observation: Mapping[str, Any]) -> View:
+def seat_view(observation: Mapping[str, Any], rules: Rules | None = None) -> View:
     """The view of one seat from its engine observation (`Observation.to_dict()`
-    or `as_mapping()`): the same facts, with the hand placed among the seats."""
+    or `as_mapping()`): the same facts, with the hand placed among the seats,
+    and which seats the rules' barrel lock holds (`rules`; none if not given)."""
     seat = int(observation["seat"])
     n = int(observation["players"])
     view: View = {"viewer": seat}
@@ -79,6 +85,9 @@ def seat_view(observation: Mapping[str, Any]) -> View:
     hands[seat] = list(observation["hand"])
     view["hands"] = hands
     view["talon_face_down"] = False
+    lock = rules if rules is not None and rules.barrel == "lock" else None
+    view["locked"] = [lock is not None and locked(lock, int(t)) for t in observation["totals"]]
+    view["lock_threshold"] = lock.threshold if lock is not None else None
     return view
 
 
@@ -90,7 +99,7 @@ def all_cards_view(state: GameState) -> View:
     n = state.players
     # Read-only mappings, not copies: a view is serialised, never changed.
     obs = [state.observation(s).as_mapping() for s in range(n)]
-    view = seat_view(obs[0])
+    view = seat_view(obs[0], state.rules)
     view["viewer"] = None
     # A private offer (docs/rules.md#hidden-information) is hidden from the other seats' to_act.
     view["to_act"] = state.to_act
@@ -122,4 +131,4 @@ def table_view(state: GameState, viewer: int | None) -> View:
     """The view of `state` for seat `viewer`, or all cards when it is None."""
     if viewer is None:
         return all_cards_view(state)
-    return seat_view(state.observation(viewer).as_mapping())
+    return seat_view(state.observation(viewer).as_mapping(), state.rules)

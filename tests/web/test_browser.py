@@ -69,6 +69,12 @@ def test_player_shows_the_engines_cards_in_every_preset(golden: Path, shots: Pat
             last = len(states) - 1
             for step in sorted({0, 3, 7, 12, last // 3, last // 2, last - 1}):
                 open_player(page, f"{base}/r/{name}?view=all&step={step}")
+                if page.locator("#table #deal-end").count():
+                    # A deal's last card: its end is drawn (test_following_browser.py);
+                    # the next deal's cards on demand, but none after the match's end.
+                    if step == last:
+                        continue
+                    page.click("#b-next-deal")
                 shown = table_cards(page)
                 g = states[step]
                 obs = g.observation(0).to_dict()
@@ -79,8 +85,8 @@ def test_player_shows_the_engines_cards_in_every_preset(golden: Path, shots: Pat
                 assert shown["trump"] == obs["trump"]
             # Keyboard: one action forward, then one back.
             page.keyboard.press("ArrowRight")
-            assert table_cards(page)["step"] == str(last)
-            assert table_cards(page)["seats"]["0"]["up"] == [str(c) for c in states[last].hand(0)]
+            assert page.locator("#slider").input_value() == str(last)
+            assert page.locator("#table #deal-end").count() == 1  # the match's last deal, ended
             page.keyboard.press("ArrowLeft")
             assert table_cards(page)["step"] == str(last - 1)
             if name in ("standard", "finnish-4", "finnish-2"):

@@ -24,8 +24,9 @@ from typing import Any
 import pytest
 
 from arena.game import DECK, Rules, new_game, parse_action
+from arena.game.scoring import locked
 from arena.referee.replay import Replay, read_replay
-from arena.web.player import player_data
+from arena.web.player import build_steps, player_data
 from arena.web.replays import dumps
 from arena.web.views import all_cards_view, seat_view, table_view
 
@@ -68,13 +69,16 @@ def test_seat_view_is_the_observation(case: str) -> None:
     for g in states(r, 3):
         for seat in range(r.players):
             obs = g.observation(seat).to_dict()
-            view = seat_view(obs)
+            view = seat_view(obs, r)
             assert view == table_view(g, seat)
             assert view["viewer"] == seat
             assert view["hands"][seat] == obs["hand"]
             assert all(h is None for s, h in enumerate(view["hands"]) if s != seat)
-            assert {k: v for k, v in view.items() if k not in ("viewer", "hands", "talon_face_down")} \
+            added = ("viewer", "hands", "talon_face_down", "locked", "lock_threshold")
+            assert {k: v for k, v in view.items() if k not in added} \
                 == {k: v for k, v in obs.items() if k not in ("seat", "hand")}
+            # The lock mark is the engine's rule on the public totals.
+            assert view["locked"] == [locked(r, t) for t in obs["totals"]]
             checked += 1
     assert checked > 50
 
@@ -172,7 +176,10 @@ def _payload(r: Rules, start: Any, plays: list[tuple[int, str, float, bool]], vi
               "bots": bots}
     deals = [{"type": "deal", **d.to_dict()} for d in g.deals]
     rep = Replay("m.jsonl", header, actions=[rec for _, rec in seq if rec], deals=deals)
-    return dumps(player_data(rep, viewer, states=seq)), applied
+    # A long match is served in parts (chunks.py), each built by the same
+    # build_steps from a deal's start: a part from mid-way is checked too.
+    part = dumps(build_steps(seq[applied // 2:], viewer, include_start=False))
+    return dumps(player_data(rep, viewer, states=seq)) + b"\n" + part, applied
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -241,7 +248,7 @@ def test_hidden_cards_change_no_byte_the_browser_receives(case: str) -> None:
         bytes_b, applied_b = _payload(r, b, plays_b[:same], viewer, bots)
         assert applied_a == applied_b == same
         assert bytes_a == bytes_b, f"{case} trial {trial}: seat {viewer}'s data differ"
-        assert json.loads(bytes_a)["match"]["viewer"] == viewer
+        assert json.loads(bytes_a.split(b"\n")[0])["match"]["viewer"] == viewer
         # The all-cards data of the same moments differ: the comparison can fail.
         all_a, _ = _payload(r, a, plays[:same], None, bots)
         all_b, _ = _payload(r, b, plays_b[:same], None, bots)

@@ -17,6 +17,7 @@ from typing import Any
 
 from google.protobuf import json_format
 
+from arena.game import Rules, RulesError
 from arena.wire.codec import pb
 
 
@@ -25,11 +26,25 @@ def dumps(frame: dict[str, Any]) -> str:
     return json.dumps(frame, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
 
 
-def referee_frame(data: bytes) -> tuple[pb.RefereeMessage, str]:
+def match_rules(msg: pb.RefereeMessage) -> Rules | None:
+    """The rules a MatchStart names (every option spelled out), for the views'
+    public marks (the barrel lock); None for another message or rules the
+    engine cannot read."""
+    if msg.WhichOneof("body") != "match_start":
+        return None
+    rules = msg.match_start.rules
+    try:
+        return Rules.from_dict({"preset": rules.preset or "standard", **dict(rules.options)})
+    except (RulesError, ValueError, TypeError):
+        return None
+
+
+def referee_frame(data: bytes, rules: Rules | None = None) -> tuple[pb.RefereeMessage, str]:
     """The message parsed from the stream's bytes and its frame's text. A
     decision's or a turn notice's frame also carries `view`: the observation
     it holds, reshaped for the shared table drawing (arena.web.views.seat_view),
-    nothing added."""
+    nothing added but the public marks of `rules` (the match's, from its
+    MatchStart)."""
     from arena.web.views import seat_view
     from arena.wire.codec import observation_from_pb
 
@@ -39,9 +54,9 @@ def referee_frame(data: bytes) -> tuple[pb.RefereeMessage, str]:
     frame: dict[str, Any] = {"type": "referee", "message": body}
     body_name = msg.WhichOneof("body")
     if body_name == "decision":
-        frame["view"] = seat_view(observation_from_pb(msg.decision.observation))
+        frame["view"] = seat_view(observation_from_pb(msg.decision.observation), rules)
     elif body_name == "turn":
-        frame["view"] = seat_view(observation_from_pb(msg.turn.observation))
+        frame["view"] = seat_view(observation_from_pb(msg.turn.observation), rules)
     return msg, dumps(frame)
 
 

@@ -15,6 +15,7 @@ import asyncio
 import dataclasses
 import time
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -79,7 +80,12 @@ async def play_with_people(
 
     from arena.web.app import STATIC_DIR  # the shared table drawing and its style
 
-    app = Starlette(routes=[*human_routes(tables, title=lambda _g: f"match {spec.match_id}"),
+    # The server stops with the match: the page says where its replay is.
+    after = (f"The replay is the file {Path(spec.replay_path).name!r} given to `arena play --replay` "
+             "(`arena replay show FILE`; `arena serve FILE` opens it in the player)."
+             if spec.replay_path else
+             "No replay was kept: `arena play human ... --replay FILE` keeps one.")
+    app = Starlette(routes=[*human_routes(tables, title=lambda _g: f"match {spec.match_id}", after=after),
                             Mount("/static", StaticFiles(directory=STATIC_DIR), name="static")],
                     exception_handlers={HTTPException: http_error})
     loop = asyncio.get_running_loop()

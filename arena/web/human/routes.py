@@ -85,8 +85,12 @@ def _peer(conn: Request | WebSocket) -> str:
     return f"{conn.client.host}:{conn.client.port}" if conn.client else "?"
 
 
-def human_routes(tables: Tables, title: Callable[[str], str] | None = None) -> list[BaseRoute]:
-    """The routes of human seats over `tables`; `title(game)` names a game on its page."""
+def human_routes(tables: Tables, title: Callable[[str], str] | None = None,
+                 links: Callable[[str], list[tuple[str, str]]] | None = None,
+                 after: str = "") -> list[BaseRoute]:
+    """The routes of human seats over `tables`; `title(game)` names a game on its
+    page; `links(game)` are the (label, URL) pairs its result shows (the game's
+    page, the replay), else the line `after` says where the replay went."""
 
     def find(request: Request | WebSocket) -> tuple[str, HumanSeat | None]:
         game = str(request.path_params["game"])
@@ -96,15 +100,19 @@ def human_routes(tables: Tables, title: Callable[[str], str] | None = None) -> l
     async def join(request: Request) -> Response:
         secret = str(request.path_params["secret"])
         for game, seat in tables.all():
+            name = cookie_name(game, seat.seat)
+            if _same(secret, seat.join_secret) and seat.admits(request.cookies.get(name)):
+                # The browser that took the seat, back from its link (the tab
+                # was closed): the seat is still its own while it is held.
+                log.info("seat %d (%s): its browser came back by its join link", seat.seat, seat.name)
+                return _seated(game, seat, seat.session_secret, secret)
             session = seat.use_join(secret, _peer(request))
             if session is not None:
-                response = RedirectResponse(seat_path(game, seat.seat), status_code=303)
-                response.set_cookie(cookie_name(game, seat.seat), session, httponly=True,
-                                    samesite="lax", path=seat_path(game, seat.seat))
-                return response
+                return _seated(game, seat, session, secret)
             if seat.refused_joins and _same(secret, seat.join_secret):
                 return error_page(request, 403, "This join link was used already: a join link "
-                                  "admits one browser. Ask for a new seat.")
+                                  "admits one browser (the one that opened it first may open it "
+                                  "again). Ask for a new seat.")
         log.warning("refused a join link that belongs to no seat (from %s)", _peer(request))
         return error_page(request, 404, "No seat has this join link (the game may be over).")
 
@@ -120,6 +128,7 @@ def human_routes(tables: Tables, title: Callable[[str], str] | None = None) -> l
             "game": game, "seat": seat.seat, "name": seat.name,
             "title": title(game) if title else game,
             "socket": seat_path(game, seat.seat) + "/socket",
+            "links": json.dumps(links(game) if links else []), "after": after,
         })
 
     async def socket(ws: WebSocket) -> None:
@@ -152,6 +161,17 @@ def human_routes(tables: Tables, title: Callable[[str], str] | None = None) -> l
         WebSocketRoute("/game/{game}/seat/{seat:int}/socket", socket),
         Mount("/human/static", StaticFiles(directory=str(HERE / "static")), name="human-static"),
     ]
+
+
+def _seated(game: str, seat: HumanSeat, session: str, secret: str) -> Response:
+    """To the seat's page, with its cookie; the same cookie is kept for the
+    join link's own path, so that this browser, and only it, may come back
+    by the link it has (the seat page's cookie is not sent to /join/)."""
+    response = RedirectResponse(seat_path(game, seat.seat), status_code=303)
+    for path in (seat_path(game, seat.seat), f"/join/{secret}"):
+        response.set_cookie(cookie_name(game, seat.seat), session, httponly=True,
+                            samesite="lax", path=path)
+    return response
 
 
 def _same(a: str, b: str) -> bool:

@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from arena.game import Rules
 from arena.web.human import frames
 
 log = logging.getLogger("arena.web.human")
@@ -86,6 +87,7 @@ class HumanSeat:
     left: bool = False             # the grace ran out: the seat was given up
     refused_joins: int = 0
     refused_messages: int = 0      # page messages that answered nothing (REFUSED_LIMIT)
+    rules: Rules | None = None     # the match's, from its MatchStart (the views' public marks)
     _queue: asyncio.Queue[str | None] | None = None   # frames for the connected page
     _socket: BrowserSocket | None = None
     _outbox: asyncio.Queue[bytes] = field(default_factory=asyncio.Queue)
@@ -285,7 +287,8 @@ class HumanSeat:
 
     def _forward(self, data: bytes) -> bool:
         """Send one referee message to the page; False once the match is over."""
-        msg, text = frames.referee_frame(data)
+        msg, text = frames.referee_frame(data, self.rules)
+        self.rules = self.rules or frames.match_rules(msg)
         self.frames.append(text)
         self._push(text)
         self.changed.set()

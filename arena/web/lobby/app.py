@@ -21,4 +21,9 @@ def lobby_routes_for(config: LobbyConfig) -> tuple[Lobby, list[BaseRoute]]:
         g = lobby.games.get(game)
         return f"game {game} · {g.preset}" if g else f"game {game}"
 
-    return lobby, [*human_routes(tables, title=title), *lobby_routes(lobby)]
+    def links(game: str) -> list[tuple[str, str]]:
+        # The game's page: its result, the replay player and the replay file
+        # once it is over (and the lobby's rematch).
+        return [("the game's page: result, replay and rematch", f"/lobby/game/{game}")]
+
+    return lobby, [*human_routes(tables, title=title, links=links), *lobby_routes(lobby)]

@@ -2,6 +2,7 @@
 // draws each with table.js. It never computes what a seat may see: switching
 // the view loads the data the engine made for that viewer.
 import { drawTable } from "./table.js";
+import { actionLine, dealEndBox, handRecordBox } from "./record.js";
 
 const root = document.getElementById("player");
 const params = new URLSearchParams(location.search);
@@ -22,14 +23,54 @@ async function load(view) {
 }
 
 // Steps are delta-encoded: each holds the view keys that changed.
-function expand(steps) {
+function expand(steps, from = {}) {
   const views = [];
-  let current = {};
+  let current = from;
   for (const s of steps) {
     current = { ...current, ...s.v };
     views.push(current);
   }
   return views;
+}
+
+// A long match comes in parts (arena/web/chunks.py): the page holds its
+// first deals, `more` names the next deal to ask for. Parts are appended in
+// order, so a step's number is the same however many are loaded.
+let loading = null;
+function loadMore() {
+  if (state.data.more === null || state.data.more === undefined) return Promise.resolve(false);
+  if (loading) return loading;
+  const view = state.view;
+  const url = root.dataset.dealsUrl.replace("{view}", encodeURIComponent(view)).replace("{deal}", String(state.data.more));
+  loading = fetch(url).then(async (response) => {
+    if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+    const part = await response.json();
+    if (state.view !== view || part.from !== state.data.more) return false;  // switched meanwhile
+    const before = state.views[state.views.length - 1] || {};
+    state.data.steps.push(...part.steps);
+    state.views.push(...expand(part.steps, before));
+    state.data.more = part.more;
+    document.getElementById("slider").max = String(state.data.steps.length - 1);
+    stepLabel();
+    return true;
+  }).finally(() => { loading = null; });
+  return loading;
+}
+
+async function ensure(done) {
+  while (!done() && state.data.more !== null && state.data.more !== undefined) {
+    if (!(await loadMore())) break;
+  }
+}
+
+function stepLabel() {
+  const more = state.data.more !== null && state.data.more !== undefined;
+  document.getElementById("stepno").textContent =
+    `step ${state.step} / ${state.data.steps.length - 1}${more ? "+ (deals " + state.data.more + "… load as you go)" : ""}`;
+}
+
+function showWhenLoaded(step) {
+  ensure(() => state.data.steps.length > step).then(() => show(step));
 }
 
 function names() {
@@ -38,14 +79,35 @@ function names() {
 
 function show(step) {
   const steps = state.data.steps;
+  if (step > steps.length - 1 && state.data.more !== null && state.data.more !== undefined) {
+    showWhenLoaded(step);
+  }
   state.step = Math.max(0, Math.min(step, steps.length - 1));
   const s = steps[state.step];
   const view = state.views[state.step];
-  drawTable(document.getElementById("table"), view, {
-    names: names(), completedTrick: s.t, lastAction: s.a,
-  });
+  const tableBox = document.getElementById("table");
+  const ended = s.r !== null && s.r !== undefined ? state.data.deals[s.r] : null;
+  if (ended && !state.nextDeal) {
+    // The last card of a deal: its end (the last trick, the deal scores
+    // against the contract, the changes), not yet the next deal's cards.
+    const box = dealEndBox(ended, s.t, names());
+    box.id = "deal-end";
+    if (state.step < steps.length - 1) {
+      const next = document.createElement("button");
+      next.type = "button"; next.id = "b-next-deal"; next.textContent = "show the next deal's cards";
+      next.addEventListener("click", () => { state.nextDeal = true; show(state.step); state.nextDeal = false; });
+      box.append(next);
+    }
+    tableBox.replaceChildren(box);
+  } else {
+    drawTable(tableBox, view, { names: names(), completedTrick: s.t, lastAction: s.a });
+  }
+  drawRecord(view, s);
   document.getElementById("slider").value = String(state.step);
-  document.getElementById("stepno").textContent = `step ${state.step} / ${steps.length - 1}`;
+  stepLabel();
+  // The next part before it is needed: when this step is in the last deal loaded.
+  const lastView = state.views[state.views.length - 1];
+  if (lastView && lastView.deal_number <= view.deal_number + 1) loadMore().catch(() => {});
   const last = document.getElementById("lastaction");
   last.replaceChildren();
   if (s.a) {
@@ -73,6 +135,32 @@ function show(step) {
   history.replaceState(null, "", url);
 }
 
+// The hand record of the deal shown: the auction and tricks grids, the deal's
+// actions in words up to this step, the last trick on demand.
+function drawRecord(view, s) {
+  const box = document.getElementById("record");
+  if (!box) return;
+  const ended = s.r !== null && s.r !== undefined;
+  // At a deal's last card, the record is still that deal's (the view is the next one's).
+  const at = ended && state.step > 0 ? state.step - 1 : state.step;
+  const deal = state.views[at].deal_number;
+  let first = at;
+  while (first > 0 && state.views[first - 1].deal_number === deal) first--;
+  // The deal's last trick is in no view of the deal (the next deal is dealt
+  // with it): added from the step that took it.
+  const panel = handRecordBox(state.views[at], names(), { lastTrick: s.t, finalTrick: ended ? s.t : null });
+  const words = document.createElement("ol");
+  words.className = "action-words";
+  for (let k = first + 1; k <= state.step; k++) {
+    const a = state.data.steps[k].a;
+    if (a) { const li = document.createElement("li"); li.textContent = actionLine(a.seat, a.text, names()); words.appendChild(li); }
+  }
+  const h = document.createElement("h3"); h.textContent = "what was done";
+  panel.append(h, words);
+  box.replaceChildren(panel);
+  words.scrollTop = words.scrollHeight;  // the latest action in sight
+}
+
 function dealText(d) {
   const who = d.declarer === null ? "no declarer" : `seat ${d.declarer} ${d.contract} ${d.made ? "made" : "failed"}`;
   return `${who}; changes ${d.changes.join(" / ")}; totals ${d.totals.join(" / ")}`;
@@ -89,7 +177,9 @@ function drawDeals() {
   const box = document.getElementById("deals");
   const table = document.createElement("table");
   table.className = "plain deals";
+  const travellers = root.dataset.travellers || "";  // a tournament's match: its table's other seat orders
   const labels = ["deal", "declarer", "contract", "result", "changes", "totals", "notes"];
+  if (travellers) labels.push("same cards");
   const thead = document.createElement("thead");
   const head = document.createElement("tr");
   for (const h of labels) {
@@ -103,10 +193,28 @@ function drawDeals() {
     const cells = [d.deal_number, d.declarer === null ? "–" : `seat ${d.declarer}`, d.declarer === null ? "–" : d.contract,
       d.declarer === null ? "–" : (d.made ? "made" : "failed"), d.changes.join(" / "), d.totals.join(" / "), (d.notes || []).join(", ")];
     cells.forEach((c, i) => { const td = document.createElement("td"); td.textContent = String(c); td.dataset.label = labels[i]; tr.appendChild(td); });
+    if (travellers) {
+      const td = document.createElement("td"); td.dataset.label = "same cards";
+      const a = document.createElement("a"); a.className = "traveller";
+      a.href = travellers.replace("{deal}", String(d.deal_number)); a.textContent = "compare";
+      a.addEventListener("click", (e) => e.stopPropagation());
+      td.appendChild(a); tr.appendChild(td);
+    }
     tr.addEventListener("click", () => jumpToDeal(d.deal_number));
     table.appendChild(tr);
   }
   box.replaceChildren(table);
+}
+
+// Round tick values from lo to hi, at most `most` of them, with 0 among them.
+function ticks(lo, hi, most) {
+  const span = hi - lo;
+  const raw = span / Math.max(1, Math.floor(most));
+  const mag = 10 ** Math.floor(Math.log10(raw || 1));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((m) => m >= raw) || 10 * mag;
+  const out = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9; v += step) out.push(Math.round(v));
+  return out;
 }
 
 function drawTotalsChart() {
@@ -114,7 +222,9 @@ function drawTotalsChart() {
   const box = document.getElementById("totals-chart");
   if (!deals.length) { box.textContent = "no finished deal"; return; }
   const n = state.data.match.players;
-  const W = 360, H = 180, L = 40, R = 8, T = 8, B = 22;
+  // Room on the left for a label such as "-1200"; ticks at round values,
+  // none closer than a label's height to another (they overlapped).
+  const W = 360, H = 180, L = 52, R = 8, T = 10, B = 22;
   const all = deals.flatMap((d) => d.totals).concat([0]);
   const lo = Math.min(...all), hi = Math.max(...all, lo + 1);
   const x = (i) => L + (W - L - R) * (i / deals.length);
@@ -132,7 +242,7 @@ function drawTotalsChart() {
     return e;
   };
   add("line", { x1: L, y1: y(0), x2: W - R, y2: y(0), class: "grid" });
-  for (const v of [lo, 0, hi]) add("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "tick" }, String(v));
+  for (const v of ticks(lo, hi, (H - T - B) / 14)) add("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "tick" }, String(v));
   add("text", { x: (L + W) / 2, y: H - 4, "text-anchor": "middle", class: "tick" }, `deals (${deals.length})`);
   for (let s = 0; s < n; s++) {
     const pts = [[0, 0], ...deals.map((d, i) => [i + 1, d.totals[s]])];
@@ -165,9 +275,17 @@ function drawResult() {
   box.replaceChildren(ul, reason);
 }
 
-function jumpToDeal(number) {
+async function jumpToDeal(number) {
+  pause();
+  await ensure(() => state.views.some((v) => v.deal_number > number));
   const i = state.views.findIndex((v) => v.deal_number === number);
-  if (i >= 0) { pause(); show(i); }
+  if (i >= 0) show(i);
+}
+
+async function showEnd() {
+  pause();
+  await ensure(() => false);
+  show(state.data.steps.length - 1);
 }
 
 function isTrickEnd(i) {
@@ -175,8 +293,12 @@ function isTrickEnd(i) {
   return s && (s.t || s.r !== null);
 }
 
-function move(kind, dir) {
+async function move(kind, dir) {
   pause();
+  if (dir > 0 && kind !== "action") {
+    const d = state.views[state.step].deal_number;
+    await ensure(() => state.views.some((v, k) => k > state.step && v.deal_number > d));
+  }
   const last = state.data.steps.length - 1;
   let i = state.step;
   if (kind === "action") i += dir;
@@ -204,7 +326,10 @@ function play() {
   const delay = Number(document.getElementById("speed").value);
   document.getElementById("b-play").textContent = "⏸ pause";
   state.timer = setInterval(() => {
-    if (state.step >= state.data.steps.length - 1) { pause(); return; }
+    if (state.step >= state.data.steps.length - 1) {
+      if (state.data.more === null || state.data.more === undefined) pause();
+      return;  // the next part is on its way (show asked for it)
+    }
     show(state.step + 1);
   }, delay);
 }
@@ -227,6 +352,7 @@ async function setView(view, step) {
     return;
   }
   state.views = expand(state.data.steps);
+  if (state.data.more === undefined) state.data.more = null;  // a short match: every step is here
   document.getElementById("slider").max = String(state.data.steps.length - 1);
   drawDeals();
   drawTotalsChart();
@@ -234,7 +360,9 @@ async function setView(view, step) {
   // Keep the moment when switching views: the same recorded action (a seat's
   // view may skip another seat's declined private offers).
   let i = step;
+  if (i !== undefined) await ensure(() => state.data.steps.length > i);
   if (i === undefined && targetN !== null) {
+    await ensure(() => state.data.steps.some((s) => s.a && s.a.n >= targetN));
     i = 0;
     state.data.steps.forEach((s, k) => { if (s.a && s.a.n <= targetN) i = k; });
   }
@@ -249,7 +377,7 @@ function stepActionNumber(i) {
 function bind() {
   const on = (id, fn) => document.getElementById(id).addEventListener("click", fn);
   on("b-start", () => { pause(); show(0); });
-  on("b-end", () => { pause(); show(state.data.steps.length - 1); });
+  on("b-end", () => { showEnd(); });
   on("b-back", () => move("action", -1));
   on("b-fwd", () => move("action", 1));
   on("b-trick-back", () => move("trick", -1));
@@ -267,7 +395,7 @@ function bind() {
     else if (e.key === "ArrowRight") { move(kind, 1); e.preventDefault(); }
     else if (e.key === " ") { play(); e.preventDefault(); }
     else if (e.key === "Home") { pause(); show(0); }
-    else if (e.key === "End") { pause(); show(state.data.steps.length - 1); }
+    else if (e.key === "End") { showEnd(); }
     else if (e.key === "a") setView("all");
     else if (/^[0-9]$/.test(e.key) && Number(e.key) < Number(root.dataset.seats)) setView(e.key);
   });
@@ -275,11 +403,13 @@ function bind() {
 
 bind();
 const startStep = params.has("step") ? Number(params.get("step")) : undefined;
-setView(state.view, startStep).then(() => {
+setView(state.view, startStep).then(async () => {
   if (params.has("fault")) {
+    const seat = Number(params.get("fault"));
+    await ensure(() => faultStep(seat) >= 0);
     const i = faultStep(Number(params.get("fault")));
     if (i >= 0) show(i);
   }
   root.dataset.ready = "1";
 });
-window.arenaPlayer = { show, setView, state };
+window.arenaPlayer = { show, setView, state, ensure, loadMore };

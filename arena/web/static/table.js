@@ -15,8 +15,8 @@
 //   onCard          callback for a clicked card
 //   clocks          per seat text to show under the name (a human table's clocks)
 
-export const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠", A: "A" };
-const RANK_TEXT = { A: "A", T: "10", K: "K", Q: "Q", J: "J", "9": "9" };
+import { SUIT_SYMBOL, RANK_TEXT, cardText, isRed } from "./cards.js";
+
 const PHASE_TEXT = {
   lottery: "lottery", redeal: "redeal offer", blind: "blind bidding", bidding: "auction",
   bank: "choosing a bank", exchange: "exchange", contract: "naming the contract",
@@ -42,7 +42,7 @@ export function cardEl(text, opts = {}) {
   const rank = text.slice(0, -1);
   const suit = text.slice(-1);
   c.classList.add(`s-${suit}`);
-  if (suit === "D" || suit === "H") c.classList.add("red");
+  if (isRed(text)) c.classList.add("red");
   c.setAttribute("data-card", text);
   c.setAttribute("aria-label", text);
   c.title = text;
@@ -92,7 +92,8 @@ function seatBox(view, seat, opts) {
   if (view.declarer === seat) badge("declarer", "declarer", "declarer of this deal");
   else if (view.bidder === seat && view.declarer === null) badge("high bid", "bidder", "highest bid so far");
   if (st.blind) badge("blind", "blind", "bid blind (without looking)");
-  if (st.on_barrel) badge(`barrel ${st.barrel_deals}`, "barrel", "sitting on the barrel (deals on it)");
+  if (st.on_barrel) badge(`barrel ${st.barrel_deals}/3`, "barrel", "sits on the barrel: as an opponent it gains nothing; it has three deals to reach the target as a declarer (deals on it so far)");
+  if ((view.locked || [])[seat]) badge("locked", "locked", `barrel lock: at or above ${view.lock_threshold}, it gains points only as a declarer that makes its contract`);
   if (st.bolts) badge(`bolts ${st.bolts}`, "bolts", "bolts: deals it won no trick as an opponent");
   if (st.bombs_used) badge(`bombs ${st.bombs_used}`, "bombs", "bombs used");
   if (!active) badge("sits out", "out", "the dealer sits this deal out");
@@ -126,9 +127,11 @@ function seatBox(view, seat, opts) {
   const got = (view.given || []).filter((g) => g.to_seat === seat);
   if (gave.length || got.length) {
     const ex = el("div", "exchange");
+    // As text, not a card: the card is in the receiver's hand (or on the
+    // table once played), and a card is drawn once.
     for (const g of got) {
-      const line = el("span", "got", `got from ${g.from_seat}: `);
-      line.appendChild(cardEl(g.card));
+      const line = el("span", "got", `got from ${g.from_seat}: ${g.card ? cardText(g.card) : "a card face down"}`);
+      line.setAttribute("data-given", g.card);
       ex.appendChild(line);
     }
     box.appendChild(ex);
@@ -167,8 +170,15 @@ function centre(view, opts) {
   mid.appendChild(info);
 
   const talonBox = el("div", "talon");
-  talonBox.appendChild(el("span", "label", view.talon_face_down ? "talon (no seat has seen it)" : "talon"));
-  if ((view.talon || []).length) {
+  const taken = (view.talon || []).length && !view.talon_size && !view.talon_face_down;
+  talonBox.appendChild(el("span", "label", view.talon_face_down ? "talon (no seat has seen it)"
+    : taken ? `talon, taken by ${view.declarer === null ? "the declarer" : "seat " + view.declarer}:` : "talon"));
+  if (taken) {
+    // The declarer holds these cards now: named as text, not drawn a second time.
+    const names = el("span", "talon-taken", view.talon.map(cardText).join(" "));
+    names.setAttribute("data-talon-taken", view.talon.join(" "));
+    talonBox.appendChild(names);
+  } else if ((view.talon || []).length) {
     talonBox.appendChild(cardRow(view.talon, "talon-cards", { secret: view.talon_face_down }));
   } else if (view.talon_size) {
     talonBox.appendChild(cardRow(Array(view.talon_size).fill(""), "talon-cards"));

@@ -40,6 +40,7 @@ from arena.game import Rules
 from arena.game.cards import DECK
 from arena.referee import MatchResult, MatchSpec, TimeControl
 from arena.sandbox.botfile import BotSpec, load_bot
+from arena.web.human.frames import match_rules
 from arena.web.human.play import play_with_people
 from arena.web.views import seat_view
 from arena.wire.codec import observation_from_pb, pb
@@ -94,15 +95,19 @@ def _referee_messages(frames: list[str]) -> list[bytes]:
     """The RefereeMessages the frames carry, back in protobuf form; asserts
     the bridge's own frames name no card."""
     out = []
+    rules = None
     for text in frames:
         frame = json.loads(text)
         if frame["type"] == "referee":
             msg = json_format.ParseDict(frame["message"], pb.RefereeMessage())
             out.append(msg.SerializeToString())
+            rules = rules or match_rules(msg)
             body = msg.WhichOneof("body")
             if body in ("decision", "turn"):
-                # The table's view is that observation reshaped, nothing added.
-                view = seat_view(observation_from_pb(getattr(msg, body).observation))
+                # The table's view is that observation reshaped, nothing added
+                # but the public marks of the match's rules (the barrel lock).
+                assert rules is not None
+                view = seat_view(observation_from_pb(getattr(msg, body).observation), rules)
                 assert frame["view"] == json.loads(json.dumps(view))
             else:
                 assert "view" not in frame

@@ -4,12 +4,10 @@
 // legal actions listed in it. The referee judges every action sent.
 // The table is drawn by the replay player's module (arena/web/static/table.js)
 // from the `view` the bridge reshaped from this seat's observation.
+// Cards and the action notation are read by the shared /static/cards.js.
 import { drawTable } from "/static/table.js";
-
-const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
-function cardText(card) {
-  return (card.slice(0, -1) === "T" ? "10" : card.slice(0, -1)) + (SUITS[card.slice(-1)] || card.slice(-1));
-}
+import { amounts, cardText, giveSeats, marriageCards, parseAction } from "/static/cards.js";
+import { dealEndBox, scoreSheet } from "/static/record.js";
 
 const page = document.getElementById("seat-page");
 const $ = id => document.getElementById(id);
@@ -22,7 +20,7 @@ let state;
 function reset() {
   state = { names: [], start: null, obs: null, view: null, decision: null, deadline: null, answered: null,
             end: null, deals: [], log: [], selected: new Set(), choice: null, amount: null, closed: "",
-            last: null, turn: null };
+            last: null, turn: null, trick: null, dealEnd: null, dealEndShown: 0 };
 }
 reset();
 
@@ -76,6 +74,9 @@ function handle(frame) {
       state.turn = null;
       for (const ev of m.deal_result.events) addEvent(ev);
       state.deals.push(m.deal_result);
+      // The deal's end, drawn until the person closes it or the next deal ends:
+      // the next deal's first request follows at once.
+      state.dealEnd = { result: m.deal_result, trick: state.trick };
       state.log.push(`deal ${m.deal_result.deal_number}: totals ${m.deal_result.totals.join(" / ")}`);
       state.decision = null;
     } else if (m.match_end) {
@@ -102,6 +103,7 @@ function handle(frame) {
 function addEvent(ev) {
   // The latest action the stream reported: who acted last, for the status line.
   if (ev.kind === "action" && ev.seat !== undefined && ev.seat !== null) state.last = ev;
+  if (ev.kind === "trick") state.trick = { cards: [...(ev.cards || [])], winner: Number(ev.seat || 0) };
   if (ev.text) state.log.push(ev.text);
   else if (ev.cards && ev.cards.length) state.log.push(`${ev.kind}: ${ev.cards.join(" ")}`);
 }
@@ -123,20 +125,8 @@ function button(label, action, cls) {
   return b;
 }
 
-// The marriages in the seat's own hand (K and Q of one suit): marked, not judged.
-function marriageCards(hand) {
-  const out = new Set();
-  for (const s of "CDHS") if (hand.includes("K" + s) && hand.includes("Q" + s)) { out.add("K" + s); out.add("Q" + s); }
-  return out;
-}
-
 function giveTo(legal) {
-  const seats = [...new Set(legal.filter(t => t.startsWith("give ")).map(t => Number(t.split(" ")[2])))];
-  return seats.map(s => state.names[s] || `seat ${s}`).join(" or ");
-}
-
-function amounts(legal, verb) {
-  return legal.filter(t => t.startsWith(verb + " ")).map(t => Number(t.split(" ")[1])).sort((a, b) => a - b);
+  return giveSeats(legal).map(s => state.names[s] || `seat ${s}`).join(" or ");
 }
 
 function stepper(verb, values) {
@@ -162,10 +152,10 @@ function renderControls() {
   const legal = d.legal_texts;
   const rest = [];
   for (const t of legal) {
-    const [verb, arg] = t.split(" ");
-    if (["play", "give", "pick"].includes(verb)) {
-      if (!playable.has(arg)) playable.set(arg, []);
-      playable.get(arg).push(t);
+    const { verb, card } = parseAction(t);
+    if (["play", "give", "pick"].includes(verb) && card) {
+      if (!playable.has(card)) playable.set(card, []);
+      playable.get(card).push(t);
     } else if (verb !== "bid" && verb !== "contract" && verb !== "discard") {
       rest.push(t);
     }
@@ -177,7 +167,7 @@ function renderControls() {
     box.append(button("back", null));
     box.lastChild.onclick = () => { state.choice = null; render(); };
   }
-  const verbs = new Set(legal.map(t => t.split(" ")[0]));
+  const verbs = new Set(legal.map(t => parseAction(t).verb));
   const hint = verbs.has("give") ? `click a card to give it to ${giveTo(legal)}`
     : verbs.has("play") ? "click a card to play it"
     : verbs.has("discard") ? "choose three cards to lay face down" : "";
@@ -186,10 +176,10 @@ function renderControls() {
   if (bids.length) box.append(...stepper("bid", bids));
   const contracts = amounts(legal, "contract");
   if (contracts.length) box.append(...stepper("contract", contracts));
-  const discards = legal.filter(t => t.startsWith("discard "));
+  const discards = legal.filter(t => parseAction(t).verb === "discard");
   if (discards.length) {
     const want = [...state.selected].sort().join(" ");
-    const match = discards.find(t => t.slice(8).split(" ").sort().join(" ") === want);
+    const match = discards.find(t => parseAction(t).cards.sort().join(" ") === want);
     const b = button(`Discard ${[...state.selected].map(cardText).join(" ") || "(choose 3 cards)"}`, match || null, "primary");
     b.id = "discard-go"; b.disabled = !match;
     box.append(b);
@@ -259,6 +249,29 @@ function renderResult() {
   const p = document.createElement("p");
   p.textContent = `${state.end.reason}: you finished ${ordinal(state.end.places[Number(page.dataset.seat)])}.`;
   box.append(p);
+  const sheet = document.createElement("h3"); sheet.textContent = "Score sheet"; box.append(sheet);
+  box.append(scoreSheet(state.deals, state.names));
+  const links = JSON.parse(page.dataset.links || "[]");
+  if (links.length) {
+    const ul = document.createElement("ul"); ul.id = "end-links";
+    for (const [label, href] of links) {
+      const li = document.createElement("li"); const a = document.createElement("a");
+      a.href = href; a.textContent = label; li.append(a); ul.append(li);
+    }
+    box.append(ul);
+  } else if (page.dataset.after) {
+    const after = document.createElement("p"); after.className = "muted"; after.textContent = page.dataset.after; box.append(after);
+  }
+}
+
+function renderDealEnd() {
+  const box = $("deal-end");
+  const d = state.dealEnd;
+  if (!d || state.dealEndShown >= d.result.deal_number) { box.hidden = true; box.replaceChildren(); return; }
+  box.hidden = false;
+  const close = button("close", null); close.id = "deal-end-close";
+  close.onclick = () => { state.dealEndShown = d.result.deal_number; render(); };
+  box.replaceChildren(dealEndBox(d.result, d.trick, state.names), close);
 }
 
 function seatName(s) { return `seat ${s} (${state.names[s] || "?"})`; }
@@ -297,10 +310,15 @@ function render() {
     const discarding = controls.discards && controls.discards.length;
     const clickable = state.decision && !state.answered
       ? (discarding ? view.hands[view.viewer] : [...controls.playable.keys()]) : [];
-    drawTable($("table"), view, { names: state.names, bottom: view.viewer, clickable,
+    // The trick just taken, while the next one has no card yet (the person
+    // may lead): the last of the deal's tricks, as the observation lists them.
+    const tricks = view.tricks || [];
+    const completedTrick = !(view.trick || []).length && tricks.length ? tricks[tricks.length - 1] : null;
+    drawTable($("table"), view, { names: state.names, bottom: view.viewer, clickable, completedTrick,
                                   onCard: card => onCard(card, controls) });
     markHand(state.obs, controls);
   }
+  renderDealEnd();
   renderResult();
   const log = $("log");
   log.replaceChildren(...state.log.slice(-200).map(t => { const li = document.createElement("li"); li.textContent = t; return li; }));
@@ -332,3 +350,5 @@ function tick() {
 }
 setInterval(tick, 250);
 connect();
+// For scripts and tests: what the page was told, as it holds it.
+window.arenaSeat = { get state() { return state; } };
