@@ -58,7 +58,8 @@ def _start(run_arena: Any, tmp_path: Path, *extra: str) -> tuple[Any, str, Path]
 
 
 def test_a_whole_match_is_followed_at_the_table(browser: Any, run_arena: Any, tmp_path: Path) -> None:
-    proc, link, replay = _start(run_arena, tmp_path, "--seed", "11", "--option", "max_deals=3")
+    # A fixed key too: the random bot plays the same, so the person wins a trick and leads.
+    proc, link, replay = _start(run_arena, tmp_path, "--seed", "11", "--key", "follow", "--option", "max_deals=3")
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -92,6 +93,16 @@ def test_a_whole_match_is_followed_at_the_table(browser: Any, run_arena: Any, tm
     else:
         raise AssertionError("no result after 800 clicks")
     page.wait_for_selector("#score-sheet")
+    # The hand record of the last deal: its auction and tricks, as the page's view holds them.
+    page.locator("#record-box > summary").click()
+    v = page.evaluate("window.arenaSeat.state.view")
+    grid = page.locator("#record table.tricks-grid tbody tr")
+    assert grid.count() == len(v["tricks"])
+    for i, t in enumerate(v["tricks"]):
+        cells = grid.nth(i).locator("td").all_inner_texts()
+        assert cells[1] == f"seat {t['leader']}" and cells[-1] == f"seat {t['winner']}"
+    bids = page.locator("#record table.auction-grid td").all_inner_texts()
+    assert sorted(b for b in bids if b) == sorted(a["action"] for a in v["auction"])
     code, _out, err = proc.finish()
     assert code == 0, err
     assert not errors, errors

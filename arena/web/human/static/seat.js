@@ -7,7 +7,7 @@
 // Cards and the action notation are read by the shared /static/cards.js.
 import { drawTable } from "/static/table.js";
 import { amounts, cardText, giveSeats, marriageCards, parseAction } from "/static/cards.js";
-import { dealEndBox, scoreSheet } from "/static/record.js";
+import { dealEndBox, handRecordBox, scoreSheet } from "/static/record.js";
 
 const page = document.getElementById("seat-page");
 const $ = id => document.getElementById(id);
@@ -317,6 +317,13 @@ function render() {
     drawTable($("table"), view, { names: state.names, bottom: view.viewer, clickable, completedTrick,
                                   onCard: card => onCard(card, controls) });
     markHand(state.obs, controls);
+    // The hand record of the deal, from the same view: the auction and the
+    // tricks as grids, the last trick on demand (kept open or shut as chosen).
+    const box = $("record");
+    const open = box.querySelector("details.last-trick-box")?.open || false;
+    box.replaceChildren(handRecordBox(view, state.names));
+    const shut = box.querySelector("details.last-trick-box");
+    if (shut) shut.open = open;
   }
   renderDealEnd();
   renderResult();
