@@ -43,7 +43,7 @@ The view object (every key always present; cards as docs/rules.md#core text such
     stock_size    int           2 players, form (a): cards left in the stock
     bank_sizes    [int]         2 players, form (b): the two banks
     forced_seat   int | None    the seat that must make 100 (2 players, form a)
-    locked        [bool]        per seat: barrel `lock` (RULES.md §3), its total at or above
+    locked        [bool]        per seat: barrel `lock` (docs/rules.md#option-details), its total at or above
                                 `lock_threshold`: it gains only as a declarer that makes its
                                 contract (the engine's `scoring.locked`; public: totals and rules)
     lock_threshold  int | None  the lock's threshold (None: no lock in these rules)

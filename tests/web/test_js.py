@@ -14,6 +14,7 @@ import pytest
 JS_TESTS = Path(__file__).resolve().parent / "js"
 
 
+@pytest.mark.slow  # a node process
 def test_the_pages_javascript_passes_its_node_tests() -> None:
     node = shutil.which("node")
     if node is None:
