@@ -173,6 +173,15 @@ class Lobby:
 
     # ------------------------------------------------------------ starting
 
+    def rematch(self, game: LobbyGame) -> LobbyGame:
+        """A new game with the options, seats and clocks `game` was played
+        with (new cards); GameError as `create`."""
+        if game.status not in ("finished", "failed"):
+            raise GameError(f"game {game.id} is {game.status}: a rematch follows a game that is over")
+        return self.create(game.preset, dict(game.options), list(game.seats),
+                           per_move=game.human_time.per_move,
+                           seat_per_move={i: t.per_move for i, t in game.seat_times.items()})
+
     def start_now(self, game: LobbyGame, fill_with: str) -> None:
         """Start without waiting: people's seats nobody took are played by `fill_with`."""
         if game.status != "waiting":

@@ -7,6 +7,7 @@
     GET  /lobby/game/{id}             the game: seats, status, result; its creator
                                       (a cookie) also sees the join links and may start it
     POST /lobby/game/{id}/start       start now, a bot in each seat nobody took
+    POST /lobby/game/{id}/rematch     (its creator, once it is over) the same game again
     GET  /lobby/game/{id}/replay.jsonl   the finished game's replay
 """
 
@@ -149,6 +150,23 @@ def lobby_routes(lobby: Lobby) -> list[BaseRoute]:
             return error_page(request, 400, f"The game cannot start: {exc}")
         return RedirectResponse(f"/lobby/game/{game.id}", status_code=303)
 
+    async def rematch(request: Request) -> Response:
+        game = find(request)
+        if game is None:
+            return error_page(request, 404, "No such game (or not one this server still holds).")
+        if not _is_creator(request, game):
+            log.warning("game %s: refused a rematch from a browser that did not create it", game.id)
+            return error_page(request, 403, "Only the browser that created the game may ask for a rematch.")
+        try:
+            again = lobby.rematch(game)
+        except GameError as exc:
+            return error_page(request, 400, f"No rematch: {exc}")
+        log.info("game %s: rematch of game %s", again.id, game.id)
+        response = RedirectResponse(f"/lobby/game/{again.id}", status_code=303)
+        response.set_cookie(creator_cookie(again.id), again.creator_secret, httponly=True,
+                            samesite="lax", path=f"/lobby/game/{again.id}")
+        return response
+
     async def replay(request: Request) -> Response:
         stored = lobby.store.game(str(request.path_params["game"]))
         path = Path(stored["replay_path"]) if stored and stored["replay_path"] else None
@@ -161,6 +179,7 @@ def lobby_routes(lobby: Lobby) -> list[BaseRoute]:
         Route("/lobby/games", create, methods=["POST"]),
         Route("/lobby/game/{game}", show),
         Route("/lobby/game/{game}/start", start, methods=["POST"]),
+        Route("/lobby/game/{game}/rematch", rematch, methods=["POST"]),
         Route("/lobby/game/{game}/replay.jsonl", replay),
     ]
 

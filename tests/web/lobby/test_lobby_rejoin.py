@@ -1,8 +1,8 @@
 """The lobby keeps a person's join link on the creator's game page while the
 game waits or is played (marked taken once used), the browser that took
-the seat comes back by it, and the seat page's end links the game's page
-(its result, the replay player). Real `arena serve --lobby`, real bots,
-Chromium."""
+the seat comes back by it, the seat page's end links the game's page (its
+result, the replay player), and its creator may ask for a rematch (the same
+options and seats). Real `arena serve --lobby`, real bots, Chromium."""
 
 from __future__ import annotations
 
@@ -55,4 +55,14 @@ def test_a_taken_link_stays_listed_and_brings_its_browser_back(
     assert href and re.fullmatch(r"/lobby/game/[0-9a-f]+", href) and game_url.endswith(href)
     again.locator("#end-links a").click()
     again.wait_for_selector("#player", timeout=60_000)  # the finished game links the player
+    # A rematch: the same options and seats, new join links, by the creator only.
+    options = again.locator("main > p").nth(1).inner_text()
+    again.click("#rematch")
+    again.wait_for_selector("#links a.join")
+    assert again.url != game_url and re.search(r"/lobby/game/[0-9a-f]+$", again.url)
+    assert again.locator("main > p").nth(1).inner_text() == options
+    assert again.locator("#seats tr[data-seat]").all_inner_texts()[0].startswith("0\teve")
+    assert again.locator("#links li").count() == 1 and again.locator("#links a.join").get_attribute("href") != links[0]
+    response = other.request.post(game_url + "/rematch")
+    assert response.status == 403
     proc.stop()
