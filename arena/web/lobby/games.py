@@ -83,6 +83,7 @@ class LobbyGame:
     result: MatchResult | None = None
     error: str = ""
     task: asyncio.Task[None] | None = None
+    cancelled: bool = False            # by its creator, while it waited
 
     def human(self, seat: int) -> HumanSeat | None:
         return next((h for h in self.humans if h.seat == seat), None)
@@ -182,6 +183,19 @@ class Lobby:
                            per_move=game.human_time.per_move,
                            seat_per_move={i: t.per_move for i, t in game.seat_times.items()})
 
+    def cancel(self, game: LobbyGame) -> None:
+        """Give up a game still waiting for its people: failed, "cancelled by its
+        creator"; its join links answer nothing any more."""
+        if game.status != "waiting":
+            raise GameError(f"game {game.id} is {game.status}: only a waiting game can be cancelled")
+        game.cancelled = True
+        game.status, game.error = "failed", "cancelled by its creator"
+        self.store.set_status(game.id, "failed", game.error)
+        self.tables.remove(game.id)
+        if game.task is not None:
+            game.task.cancel()
+        log.info("game %s: cancelled by its creator", game.id)
+
     def start_now(self, game: LobbyGame, fill_with: str) -> None:
         """Start without waiting: people's seats nobody took are played by `fill_with`."""
         if game.status != "waiting":
@@ -226,9 +240,10 @@ class Lobby:
             self._publish(game.id, Path(game.result.replay_path))
             log.info("game %s finished: %s", game.id, game.result.reason)
         except asyncio.CancelledError:
-            game.status, game.error = "failed", "the server stopped"
-            with contextlib.suppress(Exception):
-                self.store.set_status(game.id, "failed", game.error)
+            if not game.cancelled:
+                game.status, game.error = "failed", "the server stopped"
+                with contextlib.suppress(Exception):
+                    self.store.set_status(game.id, "failed", game.error)
             raise
         except Exception as exc:  # noqa: BLE001 - a game that cannot be played is told, not raised
             game.status, game.error = "failed", str(exc)

@@ -8,6 +8,7 @@
                                       (a cookie) also sees the join links and may start it
     POST /lobby/game/{id}/start       start now, a bot in each seat nobody took
     POST /lobby/game/{id}/rematch     (its creator, once it is over) the same game again
+    POST /lobby/game/{id}/cancel      (its creator, while it waits) give it up
     GET  /lobby/game/{id}/replay.jsonl   the finished game's replay
 """
 
@@ -150,6 +151,19 @@ def lobby_routes(lobby: Lobby) -> list[BaseRoute]:
             return error_page(request, 400, f"The game cannot start: {exc}")
         return RedirectResponse(f"/lobby/game/{game.id}", status_code=303)
 
+    async def cancel(request: Request) -> Response:
+        game = find(request)
+        if game is None:
+            return error_page(request, 404, "No such game (or not one this server still holds).")
+        if not _is_creator(request, game):
+            log.warning("game %s: refused a cancel from a browser that did not create it", game.id)
+            return error_page(request, 403, "Only the browser that created the game may cancel it.")
+        try:
+            lobby.cancel(game)
+        except GameError as exc:
+            return error_page(request, 400, f"The game cannot be cancelled: {exc}")
+        return RedirectResponse(f"/lobby/game/{game.id}", status_code=303)
+
     async def rematch(request: Request) -> Response:
         game = find(request)
         if game is None:
@@ -180,6 +194,7 @@ def lobby_routes(lobby: Lobby) -> list[BaseRoute]:
         Route("/lobby/game/{game}", show),
         Route("/lobby/game/{game}/start", start, methods=["POST"]),
         Route("/lobby/game/{game}/rematch", rematch, methods=["POST"]),
+        Route("/lobby/game/{game}/cancel", cancel, methods=["POST"]),
         Route("/lobby/game/{game}/replay.jsonl", replay),
     ]
 

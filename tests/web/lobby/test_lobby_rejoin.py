@@ -66,3 +66,20 @@ def test_a_taken_link_stays_listed_and_brings_its_browser_back(
     response = other.request.post(game_url + "/rematch")
     assert response.status == 403
     proc.stop()
+
+
+def test_a_waiting_game_can_be_cancelled_by_its_creator(browser: Any, run_arena: Any, tmp_path: Path) -> None:
+    proc, base = _lobby(run_arena, tmp_path)
+    creator = browser.new_context().new_page()
+    links = _create(creator, base, [("person", "fay"), ("person", "gus"), ("random", "")], "")
+    game_url = creator.url
+    other = browser.new_context().new_page()
+    assert other.request.post(game_url + "/cancel").status == 403  # not its creator
+    creator.click("#cancel")
+    creator.wait_for_selector('#game-status[data-status="failed"]')
+    assert "cancelled by its creator" in creator.locator("#game-status").inner_text()
+    assert creator.locator("#links").count() == 0
+    response = other.goto(links[0])
+    assert response is not None and response.status == 404  # the link opens no seat now
+    proc.stop()
+    assert "cancelled by its creator" in "".join(proc.out) + (proc.proc.stderr.read() if proc.proc.stderr else "")
