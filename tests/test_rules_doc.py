@@ -6,7 +6,6 @@ and nothing cites the specification files that are not in the repository
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -18,15 +17,16 @@ GONE = re.compile(r"\b(?:RULES|DESIGN)\.md\b")
 
 
 def _tracked() -> list[Path]:
-    names = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
-                           check=True).stdout.split()
-    out = []
-    for name in names:
-        path = ROOT / name
-        if (name.startswith(KEPT) or name.startswith("arena/wire/gen/") or not path.is_file()
-                or path.suffix not in (".py", ".md", ".toml", ".js", ".html", ".proto", ".sh")):
-            continue
-        out.append(path)
+    """The project's own text files (not .venv, caches or generated code)."""
+    out = [ROOT / "README.md", ROOT / "ARCHITECTURE.md"]
+    for top in ("arena", "tests", "benchmarks", "docs", "scripts", "protocol"):
+        for path in sorted((ROOT / top).rglob("*")):
+            name = path.relative_to(ROOT).as_posix()
+            if (name.startswith(KEPT) or name.startswith("arena/wire/gen/") or not path.is_file()
+                    or "__pycache__" in path.parts or "node_modules" in path.parts
+                    or path.suffix not in (".py", ".md", ".toml", ".js", ".html", ".proto", ".sh")):
+                continue
+            out.append(path)
     return out
 
 

@@ -19,8 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.tournament import browse
-from arena.tournament.store import MatchRow, Store
+from arena.tournament import MatchRow, Store, browse
 from arena.web.pages import reading
 from arena.web.sources import Tournament
 

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import arena.tournament
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,6 +34,7 @@ def test_other_packages_import_only_the_face() -> None:
     assert found == []
 
 
+@pytest.mark.slow  # a Python process of its own: a fresh sys.modules
 def test_a_name_loads_its_own_module_only() -> None:
     code = ("import json, sys; from arena.tournament import load_config, Store; "
             "print(json.dumps(sorted(m for m in sys.modules if m.startswith('arena.tournament.') "
