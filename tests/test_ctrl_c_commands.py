@@ -27,9 +27,8 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
-from clihelp import ROOT, cli
-from tournament.test_ctrl_c_pty import (
-    ARENA,
+from clihelp import ARENA, ROOT, cli
+from tournament.terminal import (
     NOISE,
     Moment,
     assert_gone,
@@ -61,8 +60,8 @@ def stopped(args: list[str], when: Moment, last: str, twice: bool = False) -> No
 
 @pytest.fixture(autouse=True)
 def _arena() -> None:
-    if not ARENA.exists():
-        pytest.skip(f"no {ARENA} (scripts/setup.sh makes it)")
+    if not Path(ARENA[0]).exists():
+        pytest.skip(f"no {ARENA[0]} (scripts/setup.sh makes it)")
 
 
 def test_ctrl_c_of_bot_check(tmp_path: Path) -> None:
@@ -166,7 +165,7 @@ def sigterm(args: list[str], when: Moment, tmp_path: Path,
     sigint = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         with out.open("w") as stdout, err.open("w") as stderr:
-            proc = subprocess.Popen([str(ARENA), *args], cwd=ROOT, stdout=stdout, stderr=stderr,
+            proc = subprocess.Popen([*ARENA, *args], cwd=ROOT, stdout=stdout, stderr=stderr,
                                     start_new_session=True, env={**os.environ, **(env or {})})
     finally:
         signal.signal(signal.SIGINT, sigint)

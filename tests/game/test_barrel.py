@@ -11,7 +11,7 @@ import pytest
 from arena.game import new_game
 
 from .helpers import deal_done, obs, play, play_first_legal, rules
-from .test_scoring import example_001
+from .scoring_examples import example_001
 
 # example_001: declarer 0 makes 120; opponents' deal scores 24 and 18.
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from . import deals
 from .helpers import deal, obs, play, rules, texts
-from .test_scoring import TRICKS, TRICKS_NO_MARRIAGE
+from .scoring_examples import TRICKS, TRICKS_NO_MARRIAGE
 
 HANDS, TALON = deals.EXAMPLE_001
 

@@ -13,7 +13,7 @@ from arena.game import new_game
 
 from . import deals
 from .helpers import obs, play, rules, texts
-from .test_scoring import TRICKS
+from .scoring_examples import TRICKS
 
 HANDS, TALON = deals.EXAMPLE_001
 NINES = ("AH TH KH QH AC TC JC", "9C 9D 9H AD TD KD JD", "AS TS KS QS QD JS QC")  # seat 1: three 9s

@@ -20,7 +20,7 @@ from arena.sandbox.botfile import BotSpec, load_bot
 from arena.wire.codec import pb
 
 from .recording import LIMITS, read_messages, recorder
-from .test_hidden_on_wire import assert_same_bytes_until_a_new_card, fixed_first_deal, permuted
+from .wire_secrecy import assert_same_bytes_until_a_new_card, fixed_first_deal, permuted
 
 pytestmark = pytest.mark.slow
 

@@ -11,7 +11,7 @@ from arena.game import GameState, Rules, new_game, parse_action
 from arena.referee.replay import Replay
 from arena.referee.transcript import replay_lines
 
-from .test_transcript_offers import SEED as OFFER_SEED
+from .offer_seed import SEED as OFFER_SEED
 
 Chooser = Callable[[GameState], str]
 

@@ -108,7 +108,7 @@ def test_the_oracle_hands_the_search_the_true_deal_only_where_asked() -> None:
             legal = g.legal_actions()
             if len(legal) > 1 and g.phase in ("bidding", "play"):
                 strength._truth[:] = [strength.true_deal(g)]
-                ctx = search_policy.Context(rules, obs, 5, 1, 1e18)
+                ctx = search_policy.Context(rules, obs, 5, 1, search_policy.Budget.start(1e9, 1e9))
                 deals = ctx.deals(5)
                 truth = tuple(tuple(g.hand(s)) for s in range(3))
                 if g.phase == "play":

@@ -10,8 +10,8 @@ import pytest
 
 from arena.sandbox import process
 
+from .attacks import Played, assert_others_unharmed, confined, play
 from .conftest import level_params
-from .test_adversaries import Played, assert_others_unharmed, confined, play
 
 pytestmark = pytest.mark.slow
 

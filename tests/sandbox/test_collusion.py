@@ -26,7 +26,7 @@ from arena.referee import MatchSpec, TimeControl, run_match
 from arena.sandbox import available_levels
 from arena.sandbox.botfile import BotSpec, load_bot
 
-from .test_adversaries import HERE, leftovers, random_bot
+from .attacks import HERE, leftovers, random_bot
 
 pytestmark = [pytest.mark.slow, pytest.mark.docker,
               pytest.mark.skipif("docker" not in available_levels(),

@@ -23,7 +23,7 @@ from arena.referee import MatchSpec, TimeControl, run_match
 from arena.sandbox.api import Limits
 from arena.sandbox.botfile import load_bot
 
-from .test_adversaries import leftovers
+from .attacks import leftovers
 
 pytestmark = [pytest.mark.slow, pytest.mark.docker]
 HERE = Path(__file__).resolve().parent
@@ -168,7 +168,7 @@ def test_a_build_reaches_no_network_and_remote_sources_are_refused(
     from arena.sandbox import SandboxError, bot_images, docker_level
     from arena.sandbox.botfile import BotFileError
 
-    from .test_adversaries import Listener
+    from .attacks import Listener
 
     os.chmod(tmp_path, 0o755)
     listener = Listener()

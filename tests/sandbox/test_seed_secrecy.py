@@ -23,9 +23,9 @@ from clihelp import cli
 from arena.game import Rules
 from arena.referee.bot_seed import bot_seed
 
+from .attacks import leftovers
 from .conftest import level_params
 from .redeal import candidates, first_hand, redeals, seen_lines, whole_deal
-from .test_adversaries import leftovers
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]

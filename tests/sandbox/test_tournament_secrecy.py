@@ -18,7 +18,6 @@ import json
 import os
 import re
 import secrets
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -28,37 +27,14 @@ from clihelp import cli, cli_ok, refused
 from arena.game import Rules
 from arena.sandbox import available_levels
 
+from .attacks import attack_field, leftovers
 from .redeal import candidates, first_hand, redeals, seen_lines, whole_deal
-from .test_adversaries import leftovers
 
 pytestmark = pytest.mark.slow
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 
 
-def attack_field(root: Path, attack: str, name: str, config: dict[str, object],
-                 image: str = "") -> list[Path]:
-    """The folders of a three-bot field in root/src: the attack's bot (named
-    `name`, from adversaries/ATTACK.py) and two random bots."""
-    attacker = root / "src" / attack
-    attacker.mkdir(parents=True, exist_ok=True)
-    for shared in ("adversary.py", "reach.py"):
-        shutil.copy(HERE / "adversaries" / shared, attacker / shared)
-    shutil.copy(HERE / "adversaries" / f"{attack}.py", attacker / "bot.py")
-    (attacker / "attack.json").write_text(json.dumps(config))
-    (attacker / "bot.toml").write_text(f'name = "{name}"\nversion = "1"\nlanguage = "python"\n'
-                                       'run = "python3 bot.py"\n'
-                                       + (f'image = "{image}"\n' if image else ""))
-    others = []
-    for other in ("random", "random-two"):
-        folder = root / "src" / other
-        shutil.copytree(ROOT / "sample_bots" / "random", folder,
-                        ignore=shutil.ignore_patterns("__pycache__"))
-        toml = (folder / "bot.toml").read_text()
-        (folder / "bot.toml").write_text(re.sub(r'^name = ".*"$', f'name = "{other}"', toml,
-                                                flags=re.MULTILINE))
-        others.append(folder)
-    return [attacker, *others]
 
 
 def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

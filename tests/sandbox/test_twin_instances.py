@@ -29,9 +29,8 @@ from clihelp import cli_ok, start
 from arena.game import Rules
 from arena.sandbox import available_levels
 
+from .attacks import attack_field, leftovers
 from .redeal import first_hand, whole_deal
-from .test_adversaries import leftovers
-from .test_tournament_secrecy import attack_field
 
 pytestmark = pytest.mark.slow
 HERE = Path(__file__).resolve().parent

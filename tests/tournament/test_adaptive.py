@@ -13,7 +13,7 @@ from arena.tournament.config import load_config
 from arena.tournament.standings import build
 from arena.tournament.store import Store
 from tournament.conftest import BotMaker, TournamentMaker
-from tournament.test_coordinator import Inline
+from tournament.inline import Inline
 
 
 def test_next_tables_cover_every_open_pair_with_few_tables() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from clihelp import ROOT, cli, refused
 
-from .test_cli_bad_input import random_bot, write
+from .folders import random_bot, write
 
 RANDOM = ROOT / "sample_bots" / "random"
 

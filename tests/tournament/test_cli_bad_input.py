@@ -10,32 +10,11 @@ import threading
 from pathlib import Path
 
 import pytest
-from clihelp import ROOT, cli, refused
+from clihelp import cli, refused
 
-RANDOM_B = ROOT / "tournaments" / "sample" / "random_b"
+from .folders import dump, random_bot, write
 
 pytestmark = [pytest.mark.slow]
-
-
-def random_bot(tmp: Path, name: str) -> Path:
-    folder = tmp / name
-    shutil.copytree(RANDOM_B, folder)
-    toml = folder / "bot.toml"
-    toml.write_text(toml.read_text().replace('"random_b"', f'"{name}"'))
-    return folder
-
-
-def write(folder: Path, bots: list[Path], seed: int = 3) -> None:
-    folder.mkdir(exist_ok=True)
-    listed = ", ".join(f'"{b}"' for b in bots)
-    (folder / "tournament.toml").write_text(
-        f'name = "cli"\nseed = {seed}\nsandbox = "process"\nreplays = false\nbootstrap = 5\n'
-        f'concurrency = 2\nbots = [{listed}]\n[rules]\ntarget = 500\nmax_deals = 1\n')
-
-
-def dump(folder: Path) -> list[str]:
-    with sqlite3.connect(folder / "tournament.sqlite") as db:
-        return list(db.iterdump())
 
 
 @pytest.mark.slow

@@ -18,7 +18,7 @@ from arena.tournament.config import load_config
 from arena.tournament.dask_executor import DaskExecutor
 from arena.tournament.executors import LocalPool
 from arena.tournament.store import Store
-from tournament.test_coordinator import rows_json, run
+from tournament.inline import rows_json, run
 from tournament.tournament_fakes import fake_run_match
 
 HERE = Path(__file__).parent.parent  # tests/, so `tournament.*` imports

@@ -164,7 +164,7 @@ def test_baseline_from_a_tournament_store(tmp_path: Path, make_bot: BotMaker,
     tournament stored it (its snapshot), although its source folder changed."""
     from arena.tournament import coordinator
     from arena.tournament.config import load_config
-    from tournament.test_coordinator import Inline as TournamentInline
+    from tournament.inline import Inline as TournamentInline
 
     mine = make_bot("mine", "strength 0", version="0.1.0")
     others = [make_bot(x, "strength 1") for x in ("p", "q")]

@@ -5,18 +5,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import subprocess
 from pathlib import Path
 
 import pytest
 from clihelp import ROOT, cli
 
-SHORT = ["--option", "target=500", "--option", "max_deals=4", "--sandbox", "process",
-         "--time-per-move", "5", "--bank", "60", "--startup", "60", "-j", "2"]
-
-
-def gauntlet(*args: object) -> subprocess.CompletedProcess[str]:
-    return cli("gauntlet", *args)
+from .gauntlets import SHORT, gauntlet
 
 
 @pytest.mark.slow

@@ -14,18 +14,17 @@ import time
 from pathlib import Path
 
 import pytest
+from clihelp import ARENA, ROOT
 
-from .test_ctrl_c_pty import (
-    ARENA,
+from .gauntlets import SHORT, gauntlet
+from .terminal import (
     NOISE,
-    ROOT,
     assert_gone,
     below,
     bot_running,
     stops_cleanly,
     workers,
 )
-from .test_gauntlet_cli import SHORT, gauntlet
 
 pytestmark = [pytest.mark.slow, pytest.mark.serial]
 
@@ -59,8 +58,8 @@ def resumes(folder: Path, kept: int) -> None:
 
 
 def test_ctrl_c_of_a_gauntlet_is_clean_every_time(tmp_path: Path) -> None:
-    if not ARENA.exists():
-        pytest.skip(f"no {ARENA} (scripts/setup.sh makes it)")
+    if not Path(ARENA[0]).exists():
+        pytest.skip(f"no {ARENA[0]} (scripts/setup.sh makes it)")
     folder = tmp_path / "g"
     kept = stops_cleanly(args(folder), [
         ("at the first output", lambda out, pid: bool(out), False, None),
@@ -81,7 +80,7 @@ def test_sigterm_stops_a_gauntlet_as_ctrl_c_does(tmp_path: Path) -> None:
     sigint = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         with err.open("w") as stderr:
-            proc = subprocess.Popen([str(ARENA), *args(folder)], cwd=ROOT,
+            proc = subprocess.Popen([*ARENA, *args(folder)], cwd=ROOT,
                                     stdout=subprocess.PIPE, stderr=stderr,
                                     start_new_session=True)
     finally:

@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 from clihelp import argv, cli
 
-from .test_ctrl_c_pty import NOISE, STOPPED, random_tournament
+from .folders import random_tournament
+from .terminal import NOISE, STOPPED
 
 pytestmark = [pytest.mark.slow, pytest.mark.serial]
 

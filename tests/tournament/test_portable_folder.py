@@ -14,7 +14,7 @@ from clihelp import cli
 
 from arena.sandbox.botfile import load_bot
 
-from .test_cli_bad_input import random_bot
+from .folders import random_bot
 
 
 def new_tournament(tmp_path: Path, folder: Path, names: tuple[str, ...]) -> list[Path]:

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from clihelp import ROOT, argv, cli, cli_ok, refused
 
-from .test_cli_bad_input import random_bot, write
+from .folders import random_bot, write
 
 _MOUNT_RO = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"'
 

@@ -16,7 +16,7 @@ from arena.tournament import ratings
 from arena.tournament import trueskill_math as skill
 from arena.tournament.ratings import RatedMatch
 
-from .test_ratings import matches
+from .rated import matches
 
 ENV = ratings.environment()
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from clihelp import cli
 
-from .test_cli_bad_input import random_bot, write
+from .folders import random_bot, write
 
 pytestmark = pytest.mark.slow
 

@@ -16,10 +16,10 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
+from clihelp import ARENA
 
 from arena.cli.safelog import SafeFormatter, escape_controls
 
-ARENA = Path(sys.executable).with_name("arena")
 ESCAPES = "\x1b]0;PWNED\x07\x1b[2J\r\x9b"
 
 
@@ -41,7 +41,7 @@ def test_control_characters_are_written_as_hex_and_tracebacks_keep_their_lines()
 @pytest.mark.slow
 def test_a_visitor_cannot_write_escape_sequences_to_the_servers_terminal(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([str(ARENA), "serve", "--lobby", "--data", str(tmp_path / "lobby"),
+    proc = subprocess.Popen([*ARENA, "serve", "--lobby", "--data", str(tmp_path / "lobby"),
                              "--port", "0"], cwd=tmp_path, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

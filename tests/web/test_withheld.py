@@ -11,10 +11,10 @@ import http.client
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from clihelp import ARENA
 from starlette.testclient import TestClient
 
 from arena.game import Rules
@@ -26,8 +26,6 @@ from arena.web.export import publish_site
 from arena.web.pages import WITHHELD
 
 from .stored import stored_tournament, write_replay
-
-ARENA = Path(sys.executable).with_name("arena")
 
 
 def half_played(folder: Path) -> tuple[list[str], list[str]]:
@@ -153,7 +151,7 @@ def _first_update(port: int) -> dict[str, int]:
 def test_arena_serve_withholds_until_the_table_is_played(tmp_path: Path) -> None:
     folder = tmp_path / "dup"
     played, todo = half_played(folder)
-    proc = subprocess.Popen([str(ARENA), "serve", str(folder), "--port", "0"], cwd=tmp_path,
+    proc = subprocess.Popen([*ARENA, "serve", str(folder), "--port", "0"], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None

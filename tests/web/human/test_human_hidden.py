@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 from google.protobuf import json_format
 from referee.recording import recorder
-from referee.test_hidden_on_wire import (
+from referee.wire_secrecy import (
     cards_in,
     check_seat,
     engine_states,

@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import socket
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from clihelp import ARENA
 
 ROOT = Path(__file__).resolve().parents[3]
-ARENA = Path(sys.executable).with_name("arena")
 
 
 @pytest.mark.slow
 def test_a_port_in_use_is_one_line_naming_it() -> None:
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
-        done = subprocess.run([str(ARENA), "play", "human", "sample_bots/random", "sample_bots/random",
+        done = subprocess.run([*ARENA, "play", "human", "sample_bots/random", "sample_bots/random",
                                "--no-open", "--port", str(port)], cwd=ROOT, capture_output=True,
                               text=True, timeout=120)
     assert done.returncode == 2, done

@@ -263,7 +263,7 @@ def test_each_persons_seat_may_have_its_own_per_move_time(
     server migrates it and its old game still shows, "not recorded"."""
     import html
 
-    from .test_lobby_store import make_schema_1_store
+    from .stores import make_schema_1_store
 
     (tmp_path / "lobby").mkdir()
     make_schema_1_store(tmp_path / "lobby" / "lobby.sqlite")

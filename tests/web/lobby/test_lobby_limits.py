@@ -8,20 +8,18 @@ import http.client
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
+from clihelp import ARENA
 
 from arena.web.lobby.games import WAITING_LIMIT
-
-ARENA = Path(sys.executable).with_name("arena")
 
 
 @pytest.mark.slow
 def test_games_waiting_at_once_are_bounded(tmp_path: Path) -> None:
-    proc = subprocess.Popen([str(ARENA), "serve", "--lobby", "--data", str(tmp_path / "lobby"),
+    proc = subprocess.Popen([*ARENA, "serve", "--lobby", "--data", str(tmp_path / "lobby"),
                              "--port", "0"], cwd=tmp_path, env={**os.environ, "PYTHONUNBUFFERED": "1"},
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -47,7 +45,7 @@ def test_games_waiting_at_once_are_bounded(tmp_path: Path) -> None:
 
 
 def _serve_lobby(tmp_path: Path) -> tuple[subprocess.Popen[str], int]:
-    proc = subprocess.Popen([str(ARENA), "serve", "--lobby", "--data", str(tmp_path / "lobby"),
+    proc = subprocess.Popen([*ARENA, "serve", "--lobby", "--data", str(tmp_path / "lobby"),
                              "--port", "0"], cwd=tmp_path, env={**os.environ, "PYTHONUNBUFFERED": "1"},
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout is not None
@@ -120,7 +118,7 @@ def test_a_damaged_lobby_store_is_one_line_and_exit_2(tmp_path: Path, damage: st
         raw[4096 + 100:] = b"\xff" * (len(raw) - 4096 - 100)
         store_path.write_bytes(bytes(raw))
     before = store_path.read_bytes()
-    done = subprocess.run([str(ARENA), "serve", "--lobby", "--data", str(data), "--port", "0"],
+    done = subprocess.run([*ARENA, "serve", "--lobby", "--data", str(data), "--port", "0"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2, done
     lines = done.stderr.strip().splitlines()

@@ -96,15 +96,14 @@ def test_a_real_lobby_queues_the_game_past_the_limit(tmp_path: Path) -> None:
     import http.client
     import re
     import subprocess
-    import sys
     from urllib.parse import urlencode
 
     import websockets
+    from clihelp import ARENA
 
     from ..human.browser_client import join
 
-    arena = Path(sys.executable).with_name("arena")
-    proc = subprocess.Popen([str(arena), "serve", "--lobby", "--data", str(tmp_path / "lobby"),
+    proc = subprocess.Popen([*ARENA, "serve", "--lobby", "--data", str(tmp_path / "lobby"),
                              "--port", "0"], cwd=tmp_path, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})

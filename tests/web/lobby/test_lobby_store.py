@@ -10,6 +10,8 @@ import pytest
 from arena.referee.spec import DealSummary, MatchResult, SeatResult
 from arena.web.lobby.store import LobbyStore
 
+from .stores import make_schema_1_store
+
 
 def _result(game: str, places: list[int], totals: list[int], deals: list[tuple[int, bool]]) -> MatchResult:
     seats = tuple(SeatResult(seat=i, bot=f"s{i}", version="1", total=t, place=p, status="ok", decisions=1,
@@ -49,33 +51,6 @@ def test_a_persons_record_is_counted_from_finished_games(tmp_path: Path) -> None
         assert store.game("g3")["status"] == "failed"  # type: ignore[index]
         assert store.game("g1")["status"] == "finished"  # type: ignore[index]
         assert store.game("nope") is None
-
-
-# The schema a lobby kept before per-move times were stored (SCHEMA_VERSION "1").
-SCHEMA_1 = """
-CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE games(id TEXT PRIMARY KEY, created_at REAL NOT NULL, rules TEXT NOT NULL,
-    status TEXT NOT NULL CHECK(status IN ('waiting', 'playing', 'finished', 'failed')),
-    seed INTEGER NOT NULL, replay_path TEXT NOT NULL DEFAULT '', result TEXT,
-    error TEXT NOT NULL DEFAULT '', finished_at REAL);
-CREATE TABLE seats(game TEXT NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,
-    kind TEXT NOT NULL CHECK(kind IN ('person', 'bot')), name TEXT NOT NULL, place INTEGER,
-    total INTEGER, status TEXT, contracts INTEGER NOT NULL DEFAULT 0, made INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY(game, seat));
-CREATE INDEX seats_name ON seats(kind, name);
-INSERT INTO meta VALUES('schema', '1');
-INSERT INTO games VALUES('old', 1.0, '{"preset": "standard", "options": {}}', 'finished', 5, '',
-    '{"reason": "target", "totals": [1000, 400, 20], "places": [1, 2, 3]}', '', 2.0);
-INSERT INTO seats VALUES('old', 0, 'person', 'ann', 1, 1000, 'ok', 2, 2);
-INSERT INTO seats VALUES('old', 1, 'bot', 'greedy', 2, 400, 'ok', 1, 0);
-INSERT INTO seats VALUES('old', 2, 'bot', 'random', 3, 20, 'ok', 0, 0);
-"""
-
-
-def make_schema_1_store(path: Path) -> None:
-    db = sqlite3.connect(path)
-    db.executescript(SCHEMA_1)
-    db.close()
 
 
 def test_per_move_times_are_stored_and_a_schema_1_file_is_migrated(tmp_path: Path) -> None:
