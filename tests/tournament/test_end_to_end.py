@@ -106,8 +106,12 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, lis
 def test_sample_bots_tournament_publishes_all_formats_and_ranks_greedy_first(reference) -> None:
     folder, board, _ = reference
     assert sorted(p.name for p in board.iterdir()) == [
-        "index.html", "leaderboard.csv", "leaderboard.json", "leaderboard.md", "site"]
+        "bundle", "index.html", "leaderboard.csv", "leaderboard.json", "leaderboard.md", "site"]
     assert (board / "site" / "index.html").is_file()  # the browsable site (docs/web.md)
+    # The results bundle proves the published table (docs/tournaments.md).
+    checked = unchecked("verify", board)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.splitlines()[-1].startswith("verified: "), checked.stdout
     rows = table_rows(board)
     ranks = {row["bot"]: row["rank"] for row in rows}
     assert ranks["greedy"] < ranks["random"] and ranks["greedy"] < ranks["random_b"]

@@ -12,6 +12,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+from clihelp import cli
+
 from arena.tournament.config import configured_bots, load_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,3 +34,12 @@ def test_the_committed_sample_table_was_published_from_the_committed_bots() -> N
         "node_modules is part of its hash: scripts/setup.sh installs it)")
     assert published["seed"]["seed"] == config.seed
     assert {b.name: b.version for b in bots} == {n: r["version"] for n, r in rows.items()}
+
+
+@pytest.mark.slow
+def test_the_committed_sample_table_verifies_from_its_bundle() -> None:
+    """`arena verify` as anyone runs it: the committed replays re-deal from the
+    revealed seed, re-play with the engine and give the committed table."""
+    done = cli("verify", ROOT / "leaderboards" / "sample")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == "verified: 60 matches, table identical", done.stdout

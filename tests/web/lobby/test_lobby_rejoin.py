@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from ..human.seat_driver import step
-from .test_lobby_browser import _create, _lobby, reopen
+from .lobby_pages import _create, _lobby, reopen
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
