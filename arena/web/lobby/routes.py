@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hmac
 import logging
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
@@ -137,44 +138,35 @@ def lobby_routes(lobby: Lobby) -> list[BaseRoute]:
             "error": game.error if game is not None else stored["error"],
         })
 
-    async def start(request: Request) -> Response:
-        game = find(request)
-        if game is None:
-            return error_page(request, 404, "No such game.")
-        if not _is_creator(request, game):
-            log.warning("game %s: refused a start from a browser that did not create it", game.id)
-            return error_page(request, 403, "Only the browser that created the game may start it.")
+    def creator_only(verb: str, failed: str,
+                     act: Callable[[Request, LobbyGame], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+        """A POST only the browser that created the game may make: 404 for a
+        game this server does not hold, 403 (and a log line, never the
+        cookie) for any other browser, 400 naming why the lobby refused."""
+        async def handler(request: Request) -> Response:
+            game = find(request)
+            if game is None:
+                return error_page(request, 404, "No such game (or not one this server still holds).")
+            if not _is_creator(request, game):
+                log.warning("game %s: refused a %s from a browser that did not create it", game.id, verb)
+                return error_page(request, 403, f"Only the browser that created the game may {verb} it.")
+            try:
+                return await act(request, game)
+            except GameError as exc:
+                return error_page(request, 400, f"{failed}: {exc}")
+        return handler
+
+    async def start(request: Request, game: LobbyGame) -> Response:
         form = await _form(request) or {}
-        try:
-            lobby.start_now(game, str(form.get("fill", "")))
-        except GameError as exc:
-            return error_page(request, 400, f"The game cannot start: {exc}")
+        lobby.start_now(game, str(form.get("fill", "")))
         return RedirectResponse(f"/lobby/game/{game.id}", status_code=303)
 
-    async def cancel(request: Request) -> Response:
-        game = find(request)
-        if game is None:
-            return error_page(request, 404, "No such game (or not one this server still holds).")
-        if not _is_creator(request, game):
-            log.warning("game %s: refused a cancel from a browser that did not create it", game.id)
-            return error_page(request, 403, "Only the browser that created the game may cancel it.")
-        try:
-            lobby.cancel(game)
-        except GameError as exc:
-            return error_page(request, 400, f"The game cannot be cancelled: {exc}")
+    async def cancel(request: Request, game: LobbyGame) -> Response:
+        lobby.cancel(game)
         return RedirectResponse(f"/lobby/game/{game.id}", status_code=303)
 
-    async def rematch(request: Request) -> Response:
-        game = find(request)
-        if game is None:
-            return error_page(request, 404, "No such game (or not one this server still holds).")
-        if not _is_creator(request, game):
-            log.warning("game %s: refused a rematch from a browser that did not create it", game.id)
-            return error_page(request, 403, "Only the browser that created the game may ask for a rematch.")
-        try:
-            again = lobby.rematch(game)
-        except GameError as exc:
-            return error_page(request, 400, f"No rematch: {exc}")
+    async def rematch(request: Request, game: LobbyGame) -> Response:
+        again = lobby.rematch(game)
         log.info("game %s: rematch of game %s", again.id, game.id)
         response = RedirectResponse(f"/lobby/game/{again.id}", status_code=303)
         response.set_cookie(creator_cookie(again.id), again.creator_secret, httponly=True,
@@ -192,9 +184,12 @@ def lobby_routes(lobby: Lobby) -> list[BaseRoute]:
         Route("/lobby", index),
         Route("/lobby/games", create, methods=["POST"]),
         Route("/lobby/game/{game}", show),
-        Route("/lobby/game/{game}/start", start, methods=["POST"]),
-        Route("/lobby/game/{game}/rematch", rematch, methods=["POST"]),
-        Route("/lobby/game/{game}/cancel", cancel, methods=["POST"]),
+        Route("/lobby/game/{game}/start", creator_only("start", "The game cannot start", start),
+              methods=["POST"]),
+        Route("/lobby/game/{game}/rematch",
+              creator_only("ask for a rematch of", "No rematch", rematch), methods=["POST"]),
+        Route("/lobby/game/{game}/cancel",
+              creator_only("cancel", "The game cannot be cancelled", cancel), methods=["POST"]),
         Route("/lobby/game/{game}/replay.jsonl", replay),
     ]
 

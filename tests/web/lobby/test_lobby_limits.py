@@ -125,3 +125,42 @@ def test_a_damaged_lobby_store_is_one_line_and_exit_2(tmp_path: Path, damage: st
     assert len(lines) == 1, done.stderr
     assert lines[0].startswith(f"error: --data {data}: ") and "not a usable lobby store" in lines[0]
     assert store_path.read_bytes() == before  # nothing written over it
+
+
+@pytest.mark.slow
+def test_only_the_creating_browser_may_start_cancel_or_rematch(tmp_path: Path) -> None:
+    """Each of the creator's actions is refused (403, nothing changed) to a
+    client without the creator's cookie, and answers 404 for a game this
+    server does not hold; the refusal is logged without any secret."""
+    proc, port = _serve_lobby(tmp_path)
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        form = urlencode({"preset": "standard", "seat0": "person", "name0": "a", "seat1": "person",
+                          "name1": "b", "seat2": "person", "name2": "c"})
+        conn.request("POST", "/lobby/games", form, {"Content-Type": "application/x-www-form-urlencoded"})
+        response = conn.getresponse()
+        response.read()
+        assert response.status == 303
+        game_url = response.getheader("Location", "")
+        creator_cookie = response.getheader("Set-Cookie", "")
+        assert game_url.startswith("/lobby/game/") and creator_cookie
+        for action in ("start", "cancel", "rematch"):
+            conn.request("POST", f"{game_url}/{action}")
+            refused = conn.getresponse()
+            body = refused.read().decode()
+            assert refused.status == 403, (action, refused.status)
+            assert "Only the browser that created the game may" in body
+            conn.request("POST", f"/lobby/game/nosuchgame/{action}")
+            missing = conn.getresponse()
+            missing.read()
+            assert missing.status == 404, (action, missing.status)
+        conn.request("GET", game_url)
+        page = conn.getresponse().read().decode()
+        assert 'data-status="waiting"' in page  # neither started, nor cancelled
+        conn.close()
+    finally:
+        proc.terminate()
+        _out, err = proc.communicate(timeout=30)
+    assert err.count("from a browser that did not create it") == 3, err
+    secret = creator_cookie.split("=", 1)[1].split(";", 1)[0]
+    assert secret and secret not in err
