@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from clihelp import start
 
+from arena.referee.replay import read_replay, replay_states
+
 CHROMIUM = "/usr/bin/chromium"
 # As root in a container: no sandbox; and nothing that would reach the network.
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -91,3 +93,9 @@ def table_cards(page: Any) -> dict[str, Any]:
 def no_overflow(page: Any) -> tuple[int, int]:
     return tuple(page.evaluate(
         "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"))
+
+
+def engine_states(path: Path) -> list[Any]:
+    """The engine's game before each action of the replay at `path`, and last
+    the final one: what a page must draw at each step is checked against these."""
+    return [game for game, _rec in replay_states(read_replay(path))]

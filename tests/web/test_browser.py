@@ -10,15 +10,14 @@ from __future__ import annotations
 import subprocess
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 from clihelp import cli_ok, start
 
-from arena.game import Rules, new_game, parse_action
+from arena.game import Rules
 from arena.referee.replay import read_replay
 
-from .browser import browser, no_overflow, open_player, serve, table_cards
+from .browser import browser, engine_states, no_overflow, open_player, serve, table_cards
 from .stored import ROOT, SAMPLE_BOTS, write_replay
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
@@ -49,16 +48,6 @@ def shots() -> Path:
     folder = ROOT / "test-artefacts" / "screenshots"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
-
-
-def engine_states(path: Path) -> list[Any]:
-    rep = read_replay(path)
-    g = new_game(rep.rules, seed=rep.seed)
-    out = [g]
-    for rec in rep.actions:
-        g = g.apply(parse_action(rec["action"]))
-        out.append(g)
-    return out
 
 
 def test_player_shows_the_engines_cards_in_every_preset(golden: Path, shots: Path) -> None:

@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
-from arena.game import Rules, new_game, parse_action
+from arena.game import Rules
 from arena.game.scoring import locked
 from arena.referee.replay import read_replay
 
-from .browser import browser, no_overflow, open_player, serve
+from .browser import browser, engine_states, no_overflow, open_player, serve
 from .stored import ROOT, write_replay
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
@@ -41,19 +41,9 @@ def replays(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def states_of(path: Path) -> list[Any]:
-    rep = read_replay(path)
-    g = new_game(rep.rules, seed=rep.seed)
-    out = [g]
-    for rec in rep.actions:
-        g = g.apply(parse_action(rec["action"]))
-        out.append(g)
-    return out
-
-
 def test_a_deals_end_is_drawn_before_the_next_deal(replays: Path) -> None:
     rep = read_replay(replays / "std.jsonl")
-    states = states_of(replays / "std.jsonl")
+    states = engine_states(replays / "std.jsonl")
     # The all-cards view has a step per action: step k is after action k.
     ends = [k for k in range(1, len(states)) if len(states[k].deals) > len(states[k - 1].deals)]
     assert len(ends) == len(rep.deals)
@@ -89,7 +79,7 @@ def test_a_deals_end_is_drawn_before_the_next_deal(replays: Path) -> None:
 
 
 def test_the_talon_taken_is_named_once_not_drawn_again(replays: Path) -> None:
-    states = states_of(replays / "std.jsonl")
+    states = engine_states(replays / "std.jsonl")
     taken = [k for k, g in enumerate(states)
              if not g.is_over and g.phase in ("exchange", "contract", "play") and not g.talon
              and g.observation(0).to_dict()["talon"]]
@@ -107,7 +97,7 @@ def test_the_talon_taken_is_named_once_not_drawn_again(replays: Path) -> None:
 
 
 def test_a_locked_seat_is_marked(replays: Path) -> None:
-    states = states_of(replays / "lock.jsonl")
+    states = engine_states(replays / "lock.jsonl")
     marks = [[locked(LOCK_RULES, t) for t in g.totals] for g in states]
     first = next(k for k, m in enumerate(marks) if any(m))
     with serve([replays]) as base, browser() as b:
@@ -124,7 +114,7 @@ def test_a_locked_seat_is_marked(replays: Path) -> None:
 
 
 def test_the_hand_record_follows_the_deal(replays: Path) -> None:
-    states = states_of(replays / "std.jsonl")
+    states = engine_states(replays / "std.jsonl")
     rep = read_replay(replays / "std.jsonl")
     # A step in the play of the first deal, with some tricks taken.
     k = next(i for i, g in enumerate(states) if not g.is_over and len(g.observation(0).to_dict()["tricks"]) >= 3)
