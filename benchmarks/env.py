@@ -29,6 +29,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -111,8 +112,14 @@ def breakdown(preset: str, seconds: float) -> dict[str, float]:
 def aec(preset: str) -> Callable[[float], int]:
     import arena.env
 
+    return aec_random_play(lambda: arena.env.aec(preset))
+
+
+def aec_random_play(make: Callable[[], Any]) -> Callable[[float], int]:
+    """Random legal moves in an AEC env from `make` until the CPU deadline:
+    the same loop for the arena's env and PettingZoo's own games."""
     def run(deadline: float) -> int:
-        env = arena.env.aec(preset)
+        env = make()
         rng = np.random.default_rng(1)
         steps, seed = 0, 0
         while time.process_time() < deadline:
@@ -171,25 +178,7 @@ def rlcard_env(name: str) -> Callable[[float], int]:
 def pettingzoo_classic(module: str) -> Callable[[float], int]:
     import importlib
 
-    make = importlib.import_module(f"pettingzoo.classic.{module}").env
-
-    def run(deadline: float) -> int:
-        env = make()
-        rng = np.random.default_rng(1)
-        steps, seed = 0, 0
-        while time.process_time() < deadline:
-            env.reset(seed=seed)
-            seed += 1
-            for _agent in env.agent_iter():
-                obs, _, terminated, truncated, _ = env.last()
-                if terminated or truncated:
-                    env.step(None)
-                    continue
-                legal = np.flatnonzero(obs["action_mask"])
-                env.step(int(legal[rng.integers(len(legal))]))
-                steps += 1
-        return steps
-    return run
+    return aec_random_play(importlib.import_module(f"pettingzoo.classic.{module}").env)
 
 
 def main() -> int:
