@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("sandbox", "sdk", "bridge"),
     ("referee", "env"),
     ("tournament",),
+    ("ladder",),
     ("web", "verify"),
     ("cli",),
 )

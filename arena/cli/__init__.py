@@ -34,6 +34,7 @@ try:
     from arena.cli import (
         bot_cmd,
         gauntlet_cmd,
+        ladder_cmd,
         leaderboard_cmd,
         match_cmd,
         rules_cmd,
@@ -60,7 +61,7 @@ if _MISSING is None:
     )
 
     for _module in (rules_cmd, match_cmd, bot_cmd, tournament_cmd, gauntlet_cmd, leaderboard_cmd,
-                    sandbox_cmd, serve_cmd, verify_cmd):
+                    sandbox_cmd, serve_cmd, verify_cmd, ladder_cmd):
         _module.register(app)
 
 
@@ -102,7 +103,10 @@ def main() -> None:
         # wrong type, an unknown option, a missing argument.
         ctx = getattr(exc, "ctx", None)
         where = f"{ctx.command_path}: " if ctx is not None else ""
-        message = exc.format_message() + _in_a_group(ctx, exc.format_message())  # type: ignore[attr-defined]
+        message = exc.format_message()  # type: ignore[attr-defined]
+        grouped = _in_a_group(ctx, message)
+        if grouped:  # ours names the command; click's guess by spelling ('ladder' for 'add') not
+            message = message.split(" Did you mean")[0] + grouped
         typer.echo(f"error: {where}{message} (see --help)", err=True)
         raise SystemExit(2) from None
     exiting()
@@ -112,7 +116,7 @@ def main() -> None:
 def _in_a_group(ctx: Any, message: str) -> str:
     """For `arena status` (`arena run`, `arena add`, ...): the commands of that
     name in a group, which click's "Did you mean" (spelling only) never names."""
-    found = re.match(r"No such command '([^']+)'\.$", message)
+    found = re.match(r"No such command '([^']+)'\.", message)
     group = getattr(ctx, "command", None)
     if found is None or ctx.parent is not None or group is None:
         return ""

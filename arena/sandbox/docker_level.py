@@ -92,6 +92,14 @@ def can_run(bot: BotSpec) -> bool:
     return bot_images.has_dockerfile(bot)
 
 
+def prepare_image(bot: BotSpec) -> str:
+    """The image the bot runs in at the docker level, built now from its
+    Dockerfile if it is not there yet (bot_images.build: no network,
+    bounded); SandboxError saying why not. A ladder builds a submission
+    this way before its validation match."""
+    return _ensure_image(bot)
+
+
 def _ensure_image(bot: BotSpec) -> str:
     image = bot_image(bot)
     if not image:

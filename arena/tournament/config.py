@@ -182,9 +182,7 @@ def parse_config(data: dict[str, Any], root: Path, where: str,
     dask_address = get("dask_address", str, "")
     if dask_address and (problem := dask_address_problem(dask_address)):
         raise fail("dask_address", problem)
-    sandbox = get("sandbox", str, "auto")
-    if sandbox not in SANDBOXES:
-        raise fail("sandbox", f"unknown level {sandbox!r} (choose {', '.join(SANDBOXES)})")
+    get("sandbox", str, "auto")  # its value: parse_match_settings below
     replays = get("replays", bool, True)
     bootstrap = get("bootstrap", int, 200)
     if not 0 <= bootstrap <= 100_000:
@@ -240,21 +238,62 @@ def parse_config(data: dict[str, Any], root: Path, where: str,
             raise fail(f"bots[{i}]", f"bot name {spec.name!r} is also used by {names[spec.name]!r}")
         names[spec.name] = entry
 
-    rules_preset, rules_options = _parse_rules(data.get("rules", {}), fail)
-    time_control = _parse_time(data.get("time_control", {}), fail)
-    fault_policy = _parse_faults(data.get("faults", {}), fail)
-    limits = _parse_limits(data.get("limits", {}), fail)
+    match = parse_match_settings(data, where, replays)
 
     return TournamentConfig(
         root=str(root), name=name, seed=seed, bot_paths=tuple(bot_paths),
         duplicate_sets=duplicate_sets, schedule=schedule, concurrency=concurrency,
         cpu_slots=cpu_slots, executor=executor, dask_address=dask_address, bootstrap=bootstrap,
-        match=MatchSettings(rules_preset=rules_preset, rules_options=rules_options,
-                            time_control=time_control, fault_policy=fault_policy,
-                            limits=limits, sandbox=sandbox, replays=replays),
+        match=match,
         description=description, stop=stop, new_version_deals=new_version_deals,
         seed_public=seed_public,
     )
+
+
+def read_settings(path: Path, what: str) -> dict[str, Any]:
+    """A settings file's TOML (tournament.toml's, a ladder's ladder.toml),
+    or TournamentConfigError in one line naming it (`what`: the file's name,
+    for a missing one)."""
+    if not path.is_file():
+        raise TournamentConfigError(f"{path}: missing ({what})")
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8-sig"))
+    except tomllib.TOMLDecodeError as exc:
+        raise TournamentConfigError(f"{path}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise TournamentConfigError(f"{path}: not UTF-8 text: {exc}") from None
+    except OSError as exc:
+        raise TournamentConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def check_keys(data: dict[str, Any], known: frozenset[str], where: str, prefix: str = "") -> None:
+    """The checks every settings file gets first: no unknown key (with a
+    spelling hint) and no nan or inf anywhere; TournamentConfigError naming
+    `where` and the key."""
+    def fail(key: str, problem: str) -> TournamentConfigError:
+        return TournamentConfigError(f"{where}: key {key!r}: {problem}")
+
+    _no_unknown(data, known, prefix, fail)
+    _finite(data, prefix.rstrip("."), fail)
+
+
+def parse_match_settings(data: dict[str, Any], where: str, replays: bool = True) -> MatchSettings:
+    """The `sandbox` key and the [rules], [time_control], [faults] and
+    [limits] tables of a settings file other than tournament.toml (a
+    ladder's), read and checked exactly as tournament.toml's are: one
+    MatchSettings, or TournamentConfigError naming `where` and the key."""
+    def fail(key: str, problem: str) -> TournamentConfigError:
+        return TournamentConfigError(f"{where}: key {key!r}: {problem}")
+
+    sandbox = data.get("sandbox", "auto")
+    if sandbox not in SANDBOXES:
+        raise fail("sandbox", f"unknown level {sandbox!r} (choose {', '.join(SANDBOXES)})")
+    rules_preset, rules_options = _parse_rules(data.get("rules", {}), fail)
+    return MatchSettings(rules_preset=rules_preset, rules_options=rules_options,
+                         time_control=_parse_time(data.get("time_control", {}), fail),
+                         fault_policy=_parse_faults(data.get("faults", {}), fail),
+                         limits=_parse_limits(data.get("limits", {}), fail),
+                         sandbox=sandbox, replays=replays)
 
 
 def _finite(value: Any, key: str, fail: Any) -> None:

@@ -189,6 +189,27 @@ def rate_online(
     return {p: Rating(*skill.readback(*raw)) for p, raw in current.items()}, history
 
 
+def rate_block(current: dict[int, Rating], matches: Sequence[RatedMatch],
+               tau: float) -> dict[int, Rating]:
+    """A ladder's update by one finished duplicate block (`matches`, every
+    seat order of one table on one deal): each player's skill first drifts
+    by `tau` once (its sigma widened to sqrt(sigma^2 + tau^2), TrueSkill's
+    dynamic, applied per block rather than per match, since the block is the
+    unit of play), then the block's matches are applied one pass, in
+    match-id order. A player without a rating starts at the prior. Returns
+    the new ratings of the block's players."""
+    seated = {p for m in matches for p in m.players}
+    state = {}
+    for p in seated:
+        r = current.get(p, Rating(MU, SIGMA))
+        state[p] = (r.mu, math.sqrt(r.sigma ** 2 + tau ** 2))
+    for m in sorted(matches, key=lambda m: m.match_id):
+        rated = skill.rate_match(MODEL, [state[p] for p in m.players], m.places)
+        for p, raw in zip(m.players, rated, strict=True):
+            state[p] = raw
+    return {p: Rating(*skill.readback(*raw)) for p, raw in state.items()}
+
+
 def _apply(env: trueskill.TrueSkill, current: dict[int, trueskill.Rating],
            players: Sequence[int], places: Sequence[int]) -> None:
     """One match's update of `current` (trueskill.Ratings of `env`'s
