@@ -125,15 +125,7 @@ def load_config(folder: str | os.PathLike[str], check_bots: bool = True) -> Tour
                 f"{CONFIG_NAME}); give the tournament's folder (`arena bot add` takes it "
                 "first: `arena bot add TOURNAMENT_DIR BOT_PATH`)")
         raise TournamentConfigError(f"{path}: missing (run `arena tournament new {folder}`)")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # a BOM (Notepad) is not TOML's
-    except tomllib.TOMLDecodeError as exc:
-        raise TournamentConfigError(f"{path}: not valid TOML: {exc}") from None
-    except UnicodeDecodeError as exc:
-        raise TournamentConfigError(f"{path}: not UTF-8 text: {exc}") from None
-    except OSError as exc:
-        raise TournamentConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return parse_config(data, root, str(path), check_bots)
+    return parse_config(read_settings(path, CONFIG_NAME), root, str(path), check_bots)
 
 
 def parse_config(data: dict[str, Any], root: Path, where: str,
@@ -257,7 +249,7 @@ def read_settings(path: Path, what: str) -> dict[str, Any]:
     if not path.is_file():
         raise TournamentConfigError(f"{path}: missing ({what})")
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8-sig"))
+        return tomllib.loads(path.read_text(encoding="utf-8-sig"))  # a BOM (Notepad) is not TOML's
     except tomllib.TOMLDecodeError as exc:
         raise TournamentConfigError(f"{path}: not valid TOML: {exc}") from None
     except UnicodeDecodeError as exc:
