@@ -213,8 +213,11 @@ def test_plays_a_whole_match_in_a_sandbox(level: str, tmp_path: Path) -> None:
     result = run_match(MatchSpec(
         match_id=f"search-{level}",
         bots=(bot, load_bot(samples / "greedy"), load_bot(samples / "random")),
-        seed=21, rules_preset="czech", rules_options=(("target", 500),), sandbox=level,
-        work_dir=str(tmp_path), replay_path=str(tmp_path / "search.jsonl"),
+        # A fixed key: the bots' ARENA_SEEDs (bot_seed.py) and so their play
+        # are the same every run. Without one each run drew a new key, so a
+        # new game, and one in a CI run lasted to the 200-deal cap.
+        seed=21, key="search-sandbox-21", rules_preset="czech", rules_options=(("target", 500),),
+        sandbox=level, work_dir=str(tmp_path), replay_path=str(tmp_path / "search.jsonl"),
         time_control=TimeControl(),
     ))
     assert result.reason == "complete"
