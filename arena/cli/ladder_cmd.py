@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:  # imported lazily at run time: the CLI starts often
+    from arena.ladder.season import Season
+    from arena.tournament import Executor
 
 ladder_app = typer.Typer(help="Ladders: a standing competition authors submit to.",
                          no_args_is_help=True)
@@ -84,6 +89,103 @@ def user_list(folder: Annotated[Path, typer.Argument(help="the ladder's folder")
         raise _fail(str(exc)) from None
     for u in users:
         typer.echo(f"{u.name}{'  (organiser)' if u.organiser else ''}")
+
+
+@ladder_app.command("serve")
+def serve(
+    folder: Annotated[Path, typer.Argument(help="the ladder's folder")],
+    host: Annotated[str, typer.Option("--host", help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535,
+                                      help="port (0: any free one, printed)")] = 8000,
+    dask: Annotated[str, typer.Option(
+        "--dask", help="play the matches on this Dask scheduler (tcp://host:port, or 'local')")] = "",
+    workers: Annotated[int | None, typer.Option(
+        "--workers", min=0, help="matches at once (default: ladder.toml's workers)")] = None,
+) -> None:
+    """Serve the ladder (its pages and HTTP API) and play it: submissions
+    validated, blocks played and rated, in this process tree (the local
+    pool of workers) or on a Dask scheduler with --dask."""
+    import signal
+
+    from arena.cli.stopping import StopSignals, Terminated
+    from arena.ladder.config import load_config
+    from arena.ladder.errors import LadderError
+    from arena.ladder.season import Season
+    from arena.ladder.store import Store
+    from arena.tournament import TournamentError, dask_address_problem, make_executor
+
+    if dask and (problem := dask_address_problem(dask)):
+        raise _fail(f"--dask: {problem}")
+    try:
+        config = load_config(folder)
+        store = Store(config.store_path)
+    except LadderError as exc:
+        raise _fail(str(exc)) from None
+    kind = "dask" if dask else config.executor
+    address = dask or config.dask_address
+    count = config.workers if workers is None else workers
+
+    def executor() -> Executor:
+        return make_executor(kind, count, address, quiet=True, pin_cpus=config.cpu_slots)
+
+    try:
+        sock = socket.create_server((host, port))
+    except OSError as exc:
+        store.close()
+        raise _fail(f"--host {host} --port {port}: cannot listen there: {exc.strerror or exc}") from None
+    season = Season(config, store, executor)
+    signals = StopSignals()
+    try:
+        with signals:
+            try:
+                season.start()
+            except (LadderError, TournamentError) as exc:
+                raise _fail(str(exc)) from None
+            _serve(season, sock, config.quotas.connections)
+    except KeyboardInterrupt as exc:
+        if not signals.stopped:
+            signals.signal = signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT
+        what, code = signals.words()
+        typer.echo(f"{what}: the ladder server was stopped", err=True)
+        raise typer.Exit(code) from None
+    finally:
+        season.stop()
+        store.close()
+        sock.close()
+
+
+def _serve(season: Season, sock: socket.socket, connections: int) -> None:
+    import asyncio
+    import logging
+
+    import uvicorn
+
+    from arena.cli.safelog import terminal_handler
+    from arena.web.app import create_app
+    from arena.web.ladder.routes import Ladder, ladder_routes
+    from arena.web.sources import Catalog
+
+    app = create_app(sources=Catalog({}, {}), extra_routes=ladder_routes(Ladder(season.intake)),
+                     home="/ladder/")
+    bound = sock.getsockname()
+    shown = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
+    typer.echo(f"serving on http://{shown}:{bound[1]}/  (Ctrl-C stops)")
+    typer.echo(f"ladder {season.config.name}: http://{shown}:{bound[1]}/ladder/ "
+               f"({season.workers} worker{'s' if season.workers != 1 else ''})")
+    logging.basicConfig(level=logging.WARNING,
+                        handlers=[terminal_handler("arena ladder: %(message)s")])
+    logging.getLogger("arena.ladder").setLevel(logging.INFO)
+    # Bounded: connections at once (past it: 503), request bodies (the
+    # routes read no further than their caps), idle keep-alive.
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
+                            limit_concurrency=connections, timeout_keep_alive=5,
+                            h11_max_incomplete_event_size=64 * 1024)
+    server = uvicorn.Server(config)
+    work = server.serve(sockets=[sock])
+    try:
+        asyncio.run(work)
+    finally:
+        work.close()
 
 
 def register(app: typer.Typer) -> None:

@@ -33,7 +33,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +41,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -120,10 +120,11 @@ def _inline(path: Path, viewer: int | None) -> dict[str, str]:
 
 def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = None,
                extra_routes: Sequence[BaseRoute] = (), poll_seconds: float = 0.5,
-               warm: bool = False) -> Starlette:
+               warm: bool = False, home: str = "") -> Starlette:
     """The web app over tournament folders and replay files (sources.catalog).
     `warm`: build each tournament's rating table and placings in background
-    threads now, rather than at the first visit (`arena serve` does)."""
+    threads now, rather than at the first visit (`arena serve` does).
+    `home`: where / leads (a ladder's table) instead of the list of sources."""
     web = Web(sources if sources is not None else catalog(paths), environment())
     for name in web.env.list_templates():
         web.env.get_template(name)  # compiled now, not at a first visitor's request
@@ -136,6 +137,8 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
     lobby = any(getattr(r, "path", "") == "/lobby" for r in extra_routes)
 
     def index(request: Request) -> Response:
+        if home:
+            return RedirectResponse(home, status_code=307)
         return web.render(request, "index.html", items=pages.index(web.sources), lobby=lobby)
 
     def tournament(request: Request) -> Response:
@@ -279,18 +282,21 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
         t = web.tournament(request.path_params["t"])
         return live.stream(request, t, poll_seconds)
 
-    def error_page(request: Request, status: int, message: str, logged: bool = False) -> Response:
+    def error_page(request: Request, status: int, message: str, logged: bool = False,
+                   headers: Mapping[str, str] | None = None) -> Response:
         if not logged:
             log.warning("%s %s: %d %s", request.method, request.url.path, status, message)
         if request.url.path.startswith("/api/"):
-            return PlainTextResponse(message, status_code=status)
-        return web.render(request, "error.html", status=status, message=message)
+            return PlainTextResponse(message, status_code=status, headers=headers)
+        page = web.render(request, "error.html", status=status, message=message)
+        page.headers.update(headers or {})  # Retry-After of a 429, say
+        return page
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         detail = exc.detail if exc.status_code != 404 or exc.detail != "Not Found" \
             else f"no page at {request.url.path}"
-        return error_page(request, exc.status_code, str(detail))
+        return error_page(request, exc.status_code, str(detail), headers=exc.headers)
 
     async def replay_error(request: Request, exc: Exception) -> Response:
         return error_page(request, 422, f"this replay cannot be shown: {exc}")

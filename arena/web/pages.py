@@ -181,7 +181,8 @@ def _folder_arg(root: Path) -> str:
 
 
 def rating_chart(series: list[tuple[str, list[tuple[int, float]]]], width: int = 640,
-                 height: int = 260, finals: dict[str, float] | None = None) -> dict[str, Any] | None:
+                 height: int = 260, finals: dict[str, float] | None = None,
+                 x_label: str = "matches played by the bot") -> dict[str, Any] | None:
     """An SVG line chart's geometry: axes with ticks, one polyline and one
     dot (with its value, shown on hover) per point of each series; `finals`,
     the leaderboard's rating of each, a diamond at the line's end (the line
@@ -224,7 +225,7 @@ def rating_chart(series: list[tuple[str, list[tuple[int, float]]]], width: int =
     x_ticks = [{"x": round(x(v), 1), "label": str(int(v))} for v in _ticks(0, x_max) if v == int(v)]
     return {"width": width, "height": height, "left": left, "right": width - right, "top": top,
             "bottom": height - bottom, "lines": lines, "y_ticks": y_ticks, "x_ticks": x_ticks,
-            "finals": bool(finals)}
+            "finals": bool(finals), "x_label": x_label}
 
 
 _COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",

@@ -27,6 +27,7 @@ from starlette.routing import BaseRoute, Route
 from starlette.templating import Jinja2Templates
 
 from arena.game import Rules
+from arena.web.guard import read_body
 from arena.web.human.routes import error_page
 from arena.web.lobby import form as create_form
 from arena.web.lobby.games import PERSON, GameError, Lobby, LobbyGame, SeatChoice
@@ -203,15 +204,10 @@ async def _form(request: Request) -> dict[str, str] | None:
 
 async def _form_lists(request: Request) -> dict[str, list[str]] | None:
     """As _form, every value of each field (a group of checkboxes posts several).
-    Read no further than FORM_LIMIT: anyone who reaches the lobby may post,
-    and a body read whole first (a gigabyte, say) would be held in the memory
-    of the process whose loop also runs the games' referees."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > FORM_LIMIT:
+    Read no further than FORM_LIMIT (guard.read_body): anyone who reaches the
+    lobby may post, and a body read whole first (a gigabyte, say) would be
+    held in the memory of the process whose loop also runs the games' referees."""
+    body = await read_body(request, FORM_LIMIT)
+    if body is None:
         return None
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > FORM_LIMIT:
-            return None
     return parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)

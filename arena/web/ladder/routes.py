@@ -1,0 +1,323 @@
+"""The ladder's pages and HTTP API (Starlette routes), for `arena ladder serve`.
+
+    GET  /ladder/                         the live table (its body refreshes from /ladder/live)
+    GET  /ladder/bot/{name}               a bot: versions, rating over blocks, blocks
+    GET  /ladder/author/{name}            an author: bots and submissions
+    GET  /ladder/submission/{id}          state, rating; its owner also: the reason and
+                                          the validation match (result, replay, log)
+    GET  /ladder/block/{id}               a block's six matches; replays once it is over
+    GET  /ladder/match/{id}               the replay player (403 while its block is played;
+                                          a validation match: its owner only)
+    GET  /ladder/log/{id}/{seat}          a seat's kept log: the owner of that seat's bot only
+    GET  /ladder/signin, POST /ladder/signin, POST /ladder/signout
+    GET  /ladder/upload, POST /ladder/upload    the browser's upload (session + CSRF)
+    GET  /api/ladder/table.json
+    POST /api/ladder/submissions          an upload (Authorization: Bearer TOKEN; the body
+                                          is the tar.gz or zip) -> 201 {id, state, url}
+    GET  /api/ladder/submissions/{id}     its state (JSON); the reason for its owner
+    GET  /api/ladder/match/{id}/{view}.json ... the player's data, as for tournaments
+
+Refusals are HTTP errors with one line (an error page, or plain text under
+/api/): 401 without a valid token or session, 403 for another author's
+files, a foreign origin or a bad CSRF token, 400/409 for an upload that is
+not taken, 413 over the size cap, 429 with Retry-After past a rate limit or
+the daily quota. Nothing of a refused request is stored.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, quote
+
+import anyio.to_thread
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from arena.ladder.errors import Refused
+from arena.ladder.intake import Intake
+from arena.ladder.store import MatchRow, Store, Submission
+from arena.web.app import Web, environment, inline_json
+from arena.web.guard import read_body
+from arena.web.ladder import views
+from arena.web.ladder.auth import Auth
+from arena.web.replays import player_deals_json, player_json, player_start_json, seats_of
+from arena.web.sources import MATCH_ID, Catalog
+
+FORM_LIMIT = 8192
+
+
+class Ladder:
+    """What the routes need: the ladder's config, store, intake and auth."""
+
+    def __init__(self, intake: Intake) -> None:
+        self.intake = intake
+        self.config = intake.config
+        self.store: Store = intake.store
+        self.root = Path(self.config.root)
+        self.auth = Auth.of(self.store, self.config.quotas.writes_per_minute)
+        self.web = Web(Catalog({}, {}), environment())
+        self._table: tuple[object, str] | None = None   # (store version, rendered fragment)
+
+    def render(self, request: Request, name: str, status: int = 200, **context: Any) -> Response:
+        viewer = self.auth.viewer(request)
+        return self.web.render(request, name, status, ladder=self.config, me=viewer.user,
+                               csrf=self.auth.csrf(request), **context)
+
+    def table_fragment(self, request: Request) -> str:
+        """The live table's HTML, rendered once per change of the store
+        (the pages are read by many at once; the table changes per block)."""
+        version = self.store.version()
+        cached = self._table
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        text = self.web.env.get_template("ladder_live.html").render(
+            u=self.web.urls, table=views.table(self.store, self.config))
+        self._table = (version, text)
+        return text
+
+    # -- files ----------------------------------------------------------------
+    def match_or_404(self, match_id: str) -> MatchRow:
+        row = self.store.match(match_id) if MATCH_ID.fullmatch(match_id) else None
+        if row is None:
+            raise HTTPException(404, f"no match {match_id[:80]!r} on this ladder")
+        return row
+
+    def readable(self, row: MatchRow, viewer: views.Viewer) -> Path:
+        """The replay of a match a viewer may see: a block's once the block
+        is over (its deals are never dealt again), a validation match's to
+        its owner only."""
+        if row.block_id is not None:
+            block = self.store.block(row.block_id)
+            if block is None or block.status == "running":
+                raise HTTPException(403, f"match {row.match_id}: the replay opens when its "
+                                    "block is over (other seat orders of its deals are still "
+                                    "to be played)")
+            path = self.root / "replays" / f"{row.match_id}.jsonl"
+        else:
+            sub = self.store.submission(row.submission_id or 0)
+            if sub is None or not viewer.owns(sub):
+                raise HTTPException(403, f"match {row.match_id}: a validation match, shown to "
+                                    "its bot's owner only (sign in)")
+            path = self.root / Path(sub.path).parent / "validation" / f"{row.match_id}.jsonl"
+        if not path.is_file():
+            raise HTTPException(404, f"match {row.match_id} has no replay (not played)")
+        return path
+
+    def seat_log(self, row: MatchRow, seat: int, viewer: views.Viewer) -> Path:
+        if not 0 <= seat < len(row.seats):
+            raise HTTPException(404, f"match {row.match_id} has no seat {seat}")
+        sub = self.store.submission(row.seats[seat])
+        if sub is None or not viewer.owns(sub):
+            raise HTTPException(403, f"seat {seat} of match {row.match_id}: a bot's log is "
+                                "shown to its owner only (sign in)")
+        if row.block_id is not None:
+            block = self.store.block(row.block_id)
+            if block is None or block.status == "running":
+                raise HTTPException(403, f"match {row.match_id}: its block is being played")
+            folder = self.root / "logs"
+        else:
+            folder = self.root / Path(sub.path).parent / "validation"
+        path = folder / f"{row.match_id}-seat{seat}-{sub.bot}.log"
+        if not path.is_file():
+            raise HTTPException(404, f"no log kept for seat {seat} of match {row.match_id} "
+                                "(a block keeps the logs of seats that had a fault)")
+        return path
+
+
+def _int(text: str, what: str) -> int:
+    if not text.isdigit() or len(text) > 12:
+        raise HTTPException(404, f"no {what} {text[:40]!r} on this ladder")
+    return int(text)
+
+
+def _submission(ladder: Ladder, text: str) -> Submission:
+    sub = ladder.store.submission(_int(text, "submission"))
+    if sub is None:
+        raise HTTPException(404, f"no submission {text[:40]!r} on this ladder")
+    return sub
+
+
+def _refused(exc: Refused) -> HTTPException:
+    headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
+    return HTTPException(exc.status, str(exc), headers=headers)
+
+
+def ladder_routes(ladder: Ladder) -> list[BaseRoute]:
+    store, auth = ladder.store, ladder.auth
+
+    def table_page(request: Request) -> Response:
+        return ladder.render(request, "ladder_table.html", live=ladder.table_fragment(request))
+
+    def live(request: Request) -> Response:
+        return Response(ladder.table_fragment(request), media_type="text/html")
+
+    def table_api(request: Request) -> Response:
+        return JSONResponse(views.table(store, ladder.config))
+
+    def bot_page(request: Request) -> Response:
+        name = request.path_params["name"]
+        data = views.bot_page(store, name, auth.viewer(request))
+        if data is None:
+            raise HTTPException(404, f"no bot {name[:64]!r} on this ladder")
+        return ladder.render(request, "ladder_bot.html", bot=data)
+
+    def author_page(request: Request) -> Response:
+        name = request.path_params["name"]
+        data = views.author_page(store, name, auth.viewer(request))
+        if data is None:
+            raise HTTPException(404, f"no author {name[:64]!r} on this ladder")
+        return ladder.render(request, "ladder_author.html", author=data)
+
+    def submission_page(request: Request) -> Response:
+        sub = _submission(ladder, request.path_params["id"])
+        data = views.submission_page(store, ladder.config, sub, auth.viewer(request))
+        return ladder.render(request, "ladder_submission.html", sub=data)
+
+    def submission_api(request: Request) -> Response:
+        viewer = auth.viewer(request, api=True)
+        sub = _submission(ladder, request.path_params["id"])
+        return JSONResponse(views.submission_summary(sub, viewer))
+
+    def block_page(request: Request) -> Response:
+        block = views.block_page(store, _int(request.path_params["id"], "block"),
+                                 auth.viewer(request))
+        if block is None:
+            raise HTTPException(404, f"no block {request.path_params['id']!r} on this ladder")
+        return ladder.render(request, "ladder_block.html", block=block)
+
+    def match_page(request: Request) -> Response:
+        row = ladder.match_or_404(request.path_params["id"])
+        path = ladder.readable(row, auth.viewer(request))
+        seats = seats_of(path)
+        view = request.query_params.get("view", "all")
+        viewer = int(view) if view.isdigit() and int(view) < seats else None
+        mid = quote(row.match_id)
+        return ladder.render(
+            request, "player.html", title=f"{ladder.config.name}: match {row.match_id}", t=None,
+            seats=seats, viewer=viewer, match_id=row.match_id,
+            data_url=f"/api/ladder/match/{mid}/{{view}}/start.json",
+            deals_url=f"/api/ladder/match/{mid}/{{view}}/deals/{{deal}}.json",
+            inline={"all" if viewer is None else str(viewer):
+                    inline_json(player_start_json(path, viewer))})
+
+    def match_data(request: Request) -> Response:
+        row = ladder.match_or_404(request.path_params["id"])
+        path = ladder.readable(row, auth.viewer(request, api=True))
+        view = request.path_params["view"]
+        seats = seats_of(path)
+        if view != "all" and not (view.isdigit() and int(view) < seats):
+            raise HTTPException(404, f"view {view[:20]!r}: expected 'all' or a seat 0..{seats - 1}")
+        viewer = None if view == "all" else int(view)
+        part = request.path_params.get("part", "")
+        if part == "start":
+            data = player_start_json(path, viewer)
+        elif "deal" in request.path_params:
+            data = player_deals_json(path, viewer, int(request.path_params["deal"]))
+        elif part:
+            raise HTTPException(404, f"no player data {part[:20]!r}")
+        else:
+            data = player_json(path, viewer)
+        return Response(data, media_type="application/json")
+
+    def log_page(request: Request) -> Response:
+        row = ladder.match_or_404(request.path_params["id"])
+        path = ladder.seat_log(row, int(request.path_params["seat"]), auth.viewer(request))
+        return PlainTextResponse(path.read_text(encoding="utf-8", errors="replace"))
+
+    # -- signing in and out ---------------------------------------------------
+    def signin_page(request: Request) -> Response:
+        token, attach = auth.signin_form(request)
+        page = ladder.render(request, "ladder_signin.html", form_csrf=token)
+        attach(page)
+        return page
+
+    async def signin(request: Request) -> Response:
+        auth.limit(request)
+        form = await _form(request)
+        if not auth.signin_ok(request, form.get("csrf", "")):
+            raise HTTPException(403, "refused: the sign-in form's CSRF token is missing or not "
+                                "this browser's (open /ladder/signin again)")
+        user = store.user_for_token(form.get("token", "").strip())
+        if user is None:
+            raise HTTPException(401, "that token opens nothing on this ladder")
+        response = RedirectResponse(f"/ladder/author/{quote(user.name)}", status_code=303)
+        auth.start_session(user, response)
+        return response
+
+    async def signout(request: Request) -> Response:
+        form = await _form(request)
+        auth.browser_write(request, form.get("csrf", ""))
+        response = RedirectResponse("/ladder/", status_code=303)
+        auth.end_session(response)
+        return response
+
+    # -- uploads --------------------------------------------------------------
+    def upload_page(request: Request) -> Response:
+        if auth.session(request) is None:
+            return RedirectResponse("/ladder/signin", status_code=303)
+        return ladder.render(request, "ladder_upload.html", quotas=ladder.config.quotas)
+
+    async def take(request: Request, user: Any) -> Submission:
+        body = await read_body(request, ladder.config.quotas.upload_bytes)
+        if body is None:
+            raise HTTPException(413, f"archive refused: more than the "
+                                f"{ladder.config.quotas.upload_bytes} bytes allowed")
+        try:
+            new = await anyio.to_thread.run_sync(ladder.intake.submit, user, body)
+        except Refused as exc:
+            raise _refused(exc) from None
+        sub = store.submission(new)
+        assert sub is not None
+        return sub
+
+    async def upload(request: Request) -> Response:
+        # The page's script posts the file itself, the CSRF token in a header.
+        user = auth.browser_write(request, request.headers.get("x-csrf-token", ""))
+        sub = await take(request, user)
+        return JSONResponse({"id": sub.id, "url": f"/ladder/submission/{sub.id}"}, status_code=201)
+
+    async def submit_api(request: Request) -> Response:
+        auth.limit(request)
+        user = auth.bearer(request)
+        if user is None:
+            raise HTTPException(401, "no token: send Authorization: Bearer TOKEN (`arena submit`"
+                                " does)", headers={"WWW-Authenticate": "Bearer"})
+        sub = await take(request, user)
+        base = str(request.base_url).rstrip("/")
+        return JSONResponse({"id": sub.id, "bot": sub.bot, "version": sub.version,
+                             "state": sub.state, "url": f"{base}/ladder/submission/{sub.id}",
+                             "api": f"{base}/api/ladder/submissions/{sub.id}"}, status_code=201)
+
+    return [
+        Route("/ladder", lambda r: RedirectResponse("/ladder/", status_code=307)),
+        Route("/ladder/", table_page),
+        Route("/ladder/live", live),
+        Route("/ladder/bot/{name}", bot_page),
+        Route("/ladder/author/{name}", author_page),
+        Route("/ladder/submission/{id}", submission_page),
+        Route("/ladder/block/{id}", block_page),
+        Route("/ladder/match/{id}", match_page),
+        Route("/ladder/log/{id}/{seat:int}", log_page),
+        Route("/ladder/signin", signin_page),
+        Route("/ladder/signin", signin, methods=["POST"]),
+        Route("/ladder/signout", signout, methods=["POST"]),
+        Route("/ladder/upload", upload_page),
+        Route("/ladder/upload", upload, methods=["POST"]),
+        Route("/api/ladder/table.json", table_api),
+        Route("/api/ladder/submissions", submit_api, methods=["POST"]),
+        Route("/api/ladder/submissions/{id}", submission_api),
+        Route("/api/ladder/match/{id}/{view}.json", match_data),
+        Route("/api/ladder/match/{id}/{view}/{part}.json", match_data),
+        Route("/api/ladder/match/{id}/{view}/deals/{deal:int}.json", match_data),
+    ]
+
+
+async def _form(request: Request) -> dict[str, str]:
+    body = await read_body(request, FORM_LIMIT)
+    if body is None:
+        raise HTTPException(413, "the form is too large")
+    return {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
+
