@@ -40,6 +40,7 @@ try:
         rules_cmd,
         sandbox_cmd,
         serve_cmd,
+        submit_cmd,
         tournament_cmd,
         verify_cmd,
     )
@@ -61,7 +62,7 @@ if _MISSING is None:
     )
 
     for _module in (rules_cmd, match_cmd, bot_cmd, tournament_cmd, gauntlet_cmd, leaderboard_cmd,
-                    sandbox_cmd, serve_cmd, verify_cmd, ladder_cmd):
+                    sandbox_cmd, serve_cmd, verify_cmd, ladder_cmd, submit_cmd):
         _module.register(app)
 
 

@@ -168,24 +168,37 @@ def missing_program(bot: BotSpec) -> str:
 _BUILD_FILES = ("Makefile", "CMakeLists.txt", "Cargo.toml", "go.mod", "build.gradle", "pom.xml")
 
 
-def folder_hash(root: Path) -> str:
-    """sha256 over relative paths and contents of every file, in sorted order.
+def bot_files(root: Path) -> list[tuple[str, Path]]:
+    """A bot folder's files that make the bot, as (relative POSIX path, path),
+    sorted: what `folder_hash` hashes and `arena submit` packs. Caches
+    (__pycache__, .git, tool caches, *.pyc) are not the bot; symbolic links
+    are listed (the caller decides: the hash skips them, a packer refuses
+    them), anything else that is not a file is not.
 
     node_modules is included on purpose: a bot's dependencies are part of
     what plays."""
-    h = hashlib.sha256()
+    found: list[tuple[str, Path]] = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d not in _IGNORED_DIRS)
         for fn in sorted(filenames):
             if fn.endswith(".pyc"):
                 continue
             p = Path(dirpath) / fn
-            if p.is_symlink() or not p.is_file():
-                continue
-            rel = p.relative_to(root).as_posix()
-            h.update(rel.encode() + b"\0")
-            h.update(p.read_bytes())
-            h.update(b"\0")
+            if p.is_symlink() or p.is_file():
+                found.append((p.relative_to(root).as_posix(), p))
+    return found
+
+
+def folder_hash(root: Path) -> str:
+    """sha256 over relative paths and contents of every file (`bot_files`,
+    symbolic links left out), in sorted order."""
+    h = hashlib.sha256()
+    for rel, p in bot_files(root):
+        if p.is_symlink():
+            continue
+        h.update(rel.encode() + b"\0")
+        h.update(p.read_bytes())
+        h.update(b"\0")
     return h.hexdigest()
 
 

@@ -1,0 +1,283 @@
+"""`arena ladder serve` as an organiser runs it (a real process on a
+loopback port, real bot processes), and `arena submit` and a browser as
+authors use them: each refusal of a write answered with one line and
+nothing stored; an upload from the command line and one from the browser
+validated onto the table; a bot's log shown to its owner only.
+
+The tests of this module share one server (an xdist group, in file order):
+the rate-limit test, which spends the address's writes, comes last."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from http.cookiejar import CookieJar
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clihelp import cli, start
+from web.browser import browser
+
+from arena.ladder.config import load_config
+from arena.ladder.store import Store
+
+from .archives import folder_files, special, tar_gz, zip_bytes
+from .ladders import bot_copy, short_ladder
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ladder-serve")]
+
+TOKENS = {"alice": "arena_" + "a" * 43, "bob": "arena_" + "b" * 43, "carol": "arena_" + "c" * 43}
+WRITES = 60
+
+
+@dataclass
+class Server:
+    url: str
+    folder: Path
+    tmp: Path
+    proc: subprocess.Popen[str]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    tmp = tmp_path_factory.mktemp("ladder-serve")
+    folder = short_ladder(tmp / "l", quotas={"submissions_per_day": 3, "upload_bytes": 200_000,
+                                             "writes_per_minute": WRITES})
+    store = Store(load_config(folder).store_path)
+    for name, token in TOKENS.items():
+        store.add_user(name, token)
+    store.close()
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = start("ladder", "serve", folder, "--port", "0", cwd=None, stdout=subprocess.PIPE,
+                 stderr=subprocess.PIPE, text=True, env=env)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    m = re.search(r"serving on (http://127\.0\.0\.1:\d+)/", line)
+    assert m, f"arena ladder serve said {line!r}"
+    try:
+        yield Server(m.group(1), folder, tmp, proc)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    assert proc.stderr is not None
+    log = proc.stderr.read()
+    for token in TOKENS.values():  # secrets never reach the log
+        assert token not in log
+
+
+def call(url: str, *, body: bytes | None = None, token: str | None = None,
+         headers: dict[str, str] | None = None,
+         opener: urllib.request.OpenerDirector | None = None) -> tuple[int, str, Any]:
+    """(status, body text, headers) of one request; an HTTP error is an answer too."""
+    request = urllib.request.Request(url, data=body, method="POST" if body is not None else "GET")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    for k, v in (headers or {}).items():
+        request.add_header(k, v)
+    try:
+        with (opener or urllib.request.build_opener()).open(request, timeout=30) as r:
+            return r.status, r.read().decode(), r.headers
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode(), exc.headers
+
+
+def state_of(server: Server, sid: int, token: str, *, until: tuple[str, ...] = ("active", "refused"),
+             seconds: float = 120) -> dict[str, Any]:
+    end = time.monotonic() + seconds
+    while True:
+        status, text, _ = call(f"{server.url}/api/ladder/submissions/{sid}", token=token)
+        assert status == 200, text
+        data: dict[str, Any] = json.loads(text)
+        if data["state"] in until:
+            return data
+        assert time.monotonic() < end, f"submission {sid} still {data['state']}"
+        time.sleep(0.3)
+
+
+def stored(server: Server) -> tuple[list[int], list[str], list[str]]:
+    """Submission ids in the store, the submission folders and what is
+    left in the staging folder."""
+    store = Store(load_config(server.folder).store_path)
+    try:
+        ids = [s.id for s in store.submissions()]
+    finally:
+        store.close()
+    subs = sorted(p.name for p in (server.folder / "submissions").glob("*")) \
+        if (server.folder / "submissions").is_dir() else []
+    incoming = sorted(p.name for p in (server.folder / "incoming").glob("*")) \
+        if (server.folder / "incoming").is_dir() else []
+    return ids, subs, incoming
+
+
+def signed_in(server: Server, name: str) -> tuple[urllib.request.OpenerDirector, str]:
+    """A browser-like client signed in as `name`: its opener (cookies) and the session's CSRF token."""
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+    status, page, _ = call(f"{server.url}/ladder/signin", opener=opener)
+    assert status == 200
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page)
+    assert csrf
+    body = f"csrf={csrf.group(1)}&token={TOKENS[name]}".encode()
+    status, page, _ = call(f"{server.url}/ladder/signin", body=body, opener=opener,
+                           headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert status == 200 and f"<h1>{name}</h1>" in page, page[:300]
+    _, upload, _ = call(f"{server.url}/ladder/upload", opener=opener)
+    found = re.search(r'data-csrf="([^"]+)"', upload)
+    assert found
+    return opener, found.group(1)
+
+
+def test_a_bot_submitted_from_the_cli_is_validated_onto_the_table(server: Server) -> None:
+    bot = bot_copy(server.tmp, "greedy", "alicebot")
+    token_file = server.tmp / "alice.token"
+    token_file.write_text(TOKENS["alice"] + "\n")
+    out = cli("submit", f"{server.url}/ladder/", bot, "--token-file", token_file, timeout=180)
+    assert out.returncode == 0, out.stderr
+    assert re.search(r"submission \d+: alicebot 1, \d+ bytes sent", out.stdout), out.stdout
+    assert "  active" in out.stdout and "on the ladder:" in out.stdout
+    _, text, _ = call(f"{server.url}/api/ladder/table.json")
+    rows = {r["bot"]: r for r in json.loads(text)["rows"]}
+    assert rows["alicebot"]["author"] == "alice" and {"random", "greedy"} <= set(rows)
+    _, page, _ = call(f"{server.url}/ladder/")
+    assert "alicebot" in page and "Traceback" not in page
+    # The same content again: refused, with the reason, exit status 2.
+    again = cli("submit", server.url, bot, "--token-file", token_file, "--no-wait")
+    assert again.returncode == 2 and "409" in again.stderr and "the same content" in again.stderr
+    # A token on no channel: one line naming where to put one.
+    none = cli("submit", server.url, bot, env={**os.environ, "XDG_CONFIG_HOME": str(server.tmp)})
+    assert none.returncode == 2 and "no token" in none.stderr
+
+
+def test_a_bots_log_is_its_owners_only(server: Server) -> None:
+    status, text, _ = call(f"{server.url}/api/ladder/table.json")
+    alicebot = next(r for r in json.loads(text)["rows"] if r["bot"] == "alicebot")
+    sub_url = f"{server.url}/ladder/submission/{alicebot['id']}"
+    alice, _ = signed_in(server, "alice")
+    _, page, _ = call(sub_url, opener=alice)
+    log = re.search(r'href="(/ladder/log/[^"]+)" id="validation-log"', page)
+    assert log, "the owner sees the validation match's log link"
+    status, text, _ = call(server.url + log.group(1), opener=alice)
+    assert status == 200, text  # the bot wrote nothing to stderr: an empty log, but its own
+    bob, _ = signed_in(server, "bob")
+    status, text, _ = call(server.url + log.group(1), opener=bob)
+    assert status == 403 and "owner only" in text
+    status, text, _ = call(server.url + log.group(1))
+    assert status == 403
+    _, page, _ = call(sub_url, opener=bob)
+    assert "validation-log" not in page
+
+
+def test_every_refused_write_is_one_line_and_stores_nothing(server: Server) -> None:
+    before = stored(server)
+    api = f"{server.url}/api/ladder/submissions"
+    good = tar_gz(folder_files(bot_copy(server.tmp, "random", "bobbot")))
+    base = folder_files(bot_copy(server.tmp, "random", "bobbad"))
+    cases: list[tuple[str, bytes, str | None, int, str]] = [
+        ("no token", good, None, 401, "no token"),
+        ("wrong token", good, "arena_" + "z" * 43, 401, "opens nothing"),
+        ("absolute path", tar_gz({**base, "/etc/x": b"1"}), TOKENS["bob"], 400, "archive refused"),
+        ("dot-dot", tar_gz({**base, "../x": b"1"}), TOKENS["bob"], 400, "archive refused"),
+        ("symlink", tar_gz(base, extra=[special("l", b"2", "/etc/passwd")]), TOKENS["bob"], 400,
+         "archive refused"),
+        ("hard link", tar_gz(base, extra=[special("h", b"1", "bot.py")]), TOKENS["bob"], 400,
+         "archive refused"),
+        ("device", tar_gz(base, extra=[special("d", b"3")]), TOKENS["bob"], 400, "archive refused"),
+        ("zip symlink", zip_bytes({**base, "l": b"/etc"}, modes={"l": 0o120777}), TOKENS["bob"],
+         400, "archive refused"),
+        ("bomb", tar_gz({**base, "big": b"\0" * 60_000_000}), TOKENS["bob"], 400,
+         "unpacks to more than"),
+        ("too large", b"\0" * 300_000, TOKENS["bob"], 413, "bytes allowed"),
+        ("not an archive", b"hello", TOKENS["bob"], 400, "not a tar.gz or a zip"),
+        ("no bot.toml", tar_gz({"bot.py": b"x"}), TOKENS["bob"], 400, "no bot.toml"),
+        ("another's name", tar_gz(folder_files(bot_copy(server.tmp, "random", "alicebot", "9"))),
+         TOKENS["bob"], 403, "another author's bot"),
+    ]
+    for what, body, token, code, fragment in cases:
+        status, text, _ = call(api, body=body, token=token)
+        assert status == code and fragment in text, (what, status, text)
+        assert len(text.strip().splitlines()) == 1 and "Traceback" not in text, (what, text)
+    # The browser's upload: a session, a CSRF token of that session, this origin.
+    bob, csrf = signed_in(server, "bob")
+    upload = f"{server.url}/ladder/upload"
+    status, text, _ = call(upload, body=good, opener=bob)
+    assert status == 403 and "CSRF" in text
+    status, text, _ = call(upload, body=good, opener=bob, headers={"X-CSRF-Token": "x" * 43})
+    assert status == 403 and "CSRF" in text
+    status, text, _ = call(upload, body=good, opener=bob,
+                           headers={"X-CSRF-Token": csrf, "Origin": "http://evil.example"})
+    assert status == 403 and "another site" in text
+    _, alice_csrf = signed_in(server, "alice")
+    status, text, _ = call(upload, body=good, opener=bob, headers={"X-CSRF-Token": alice_csrf})
+    assert status == 403, "another session's CSRF token opens nothing"
+    status, text, _ = call(upload, body=good)
+    assert status in (401, 403)
+    assert stored(server) == before, "nothing of a refused request is stored"
+    # The daily quota (3): two more for carol, then 429 with Retry-After.
+    for version in ("1", "2"):
+        body = tar_gz(folder_files(bot_copy(server.tmp, "random", "carolbot", version)))
+        status, text, _ = call(api, body=body, token=TOKENS["carol"])
+        assert status == 201, text
+    body = tar_gz(folder_files(bot_copy(server.tmp, "random", "carolbot", "3")))
+    status, text, headers = call(api, body=body, token=TOKENS["carol"])
+    assert status == 201, text
+    after = stored(server)
+    body = tar_gz(folder_files(bot_copy(server.tmp, "random", "carolbot", "4")))
+    status, text, headers = call(api, body=body, token=TOKENS["carol"])
+    assert status == 429 and "quota" in text and int(headers["Retry-After"]) > 0, text
+    assert stored(server) == after
+
+
+@pytest.mark.browser
+def test_the_browser_signs_in_and_uploads_onto_the_table(server: Server) -> None:
+    archive = server.tmp / "browserbot.tar.gz"
+    archive.write_bytes(tar_gz(folder_files(bot_copy(server.tmp, "random", "browserbot"))))
+    with browser() as b:
+        page = b.new_page()
+        page.goto(f"{server.url}/ladder/signin")
+        page.fill("input[name=token]", TOKENS["bob"])
+        page.click("#signin-go")
+        page.wait_for_selector("#me")
+        page.click("text=upload a bot")
+        page.set_input_files("#archive", str(archive))
+        page.click("#upload-go")
+        page.wait_for_url(re.compile(r".*/ladder/submission/\d+$"))
+        mine = page.url
+        end = time.monotonic() + 120
+        while page.inner_text("#state") != "active":  # the page refreshes itself; so do we
+            assert time.monotonic() < end and page.inner_text("#state") != "refused"
+            time.sleep(1)
+            page.goto(mine)
+        page.goto(f"{server.url}/ladder/")
+        assert page.locator("#ladder-table tr[data-bot='browserbot']").count() == 1
+        # A bad archive: the form shows the server's one line.
+        archive.write_bytes(b"not an archive")
+        page.goto(f"{server.url}/ladder/upload")
+        page.set_input_files("#archive", str(archive))
+        page.click("#upload-go")
+        page.wait_for_selector("#upload-error:not([hidden])")
+        assert "not a tar.gz or a zip" in page.inner_text("#upload-error")
+
+
+def test_past_the_rate_limit_writes_get_429_with_retry_after(server: Server) -> None:
+    api = f"{server.url}/api/ladder/submissions"
+    for _ in range(WRITES + 1):
+        status, text, headers = call(api, body=b"x", token="arena_" + "y" * 43)
+        if status == 429:
+            break
+        assert status == 401, text
+    assert status == 429 and "too many requests" in text, text
+    assert 0 < int(headers["Retry-After"]) <= 60
+    # Reading goes on: the table is not a write.
+    status, _, _ = call(f"{server.url}/api/ladder/table.json")
+    assert status == 200
