@@ -31,6 +31,7 @@ Other packages may add routes with `app.router.routes.append(...)` or the
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -116,6 +117,16 @@ def _inline(path: Path, viewer: int | None) -> dict[str, str]:
     """The opening view's data, in the page itself: the player draws without
     a second request, and a replay that does not re-play is an error page."""
     return {"all" if viewer is None else str(viewer): inline_json(player_start_json(path, viewer))}
+
+
+_PATH = re.compile(r"(?<![\w.:/])/(?:[^\s/:'\"]+/)+([^\s/:'\"]+)")
+
+
+def file_names(message: str) -> str:
+    """A message with each absolute path cut to its file's name: where the
+    server keeps its files is nobody's business (a ladder is open to the
+    network), which file it was is."""
+    return _PATH.sub(r"\1", message)
 
 
 def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = None,
@@ -299,10 +310,10 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
         return error_page(request, exc.status_code, str(detail), headers=exc.headers)
 
     async def replay_error(request: Request, exc: Exception) -> Response:
-        return error_page(request, 422, f"this replay cannot be shown: {exc}")
+        return error_page(request, 422, f"this replay cannot be shown: {file_names(str(exc))}")
 
     async def store_error(request: Request, exc: Exception) -> Response:
-        return error_page(request, 503, f"this tournament cannot be read: {exc}")
+        return error_page(request, 503, f"this tournament cannot be read: {file_names(str(exc))}")
 
     async def any_error(request: Request, exc: Exception) -> Response:
         # Never a traceback in a page: the log has it, the page says what failed.
