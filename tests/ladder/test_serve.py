@@ -4,8 +4,10 @@ authors use them: each refusal of a write answered with one line and
 nothing stored; an upload from the command line and one from the browser
 validated onto the table; a bot's log shown to its owner only.
 
-The tests of this module share one server (an xdist group, in file order):
-the rate-limit test, which spends the address's writes, comes last."""
+The tests of this module share one server and one bot submitted from the
+command line (module fixtures; an xdist group keeps them on one worker),
+whatever order they run in; the rate-limit test, which spends the
+address's writes, has a server of its own."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from http.cookiejar import CookieJar
 from pathlib import Path
@@ -46,11 +49,11 @@ class Server:
     proc: subprocess.Popen[str]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    tmp = tmp_path_factory.mktemp("ladder-serve")
+@contextmanager
+def serving(tmp: Path, writes: int) -> Iterator[Server]:
+    """`arena ladder serve` of a short ladder with the users of TOKENS, on a free port."""
     folder = short_ladder(tmp / "l", quotas={"submissions_per_day": 3, "upload_bytes": 200_000,
-                                             "writes_per_minute": WRITES})
+                                             "writes_per_minute": writes})
     store = Store(load_config(folder).store_path)
     for name, token in TOKENS.items():
         store.add_user(name, token)
@@ -75,6 +78,24 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     log = proc.stderr.read()
     for token in TOKENS.values():  # secrets never reach the log
         assert token not in log
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with serving(tmp_path_factory.mktemp("ladder-serve"), WRITES) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def alicebot(server: Server) -> tuple[Path, Path, str]:
+    """alice's bot submitted with `arena submit` and followed onto the table:
+    (its folder, alice's token file, what the command printed)."""
+    bot = bot_copy(server.tmp, "greedy", "alicebot")
+    token_file = server.tmp / "alice.token"
+    token_file.write_text(TOKENS["alice"] + "\n")
+    out = cli("submit", f"{server.url}/ladder/", bot, "--token-file", token_file, timeout=180)
+    assert out.returncode == 0, out.stderr
+    return bot, token_file, out.stdout
 
 
 def call(url: str, *, body: bytes | None = None, token: str | None = None,
@@ -138,14 +159,11 @@ def signed_in(server: Server, name: str) -> tuple[urllib.request.OpenerDirector,
     return opener, found.group(1)
 
 
-def test_a_bot_submitted_from_the_cli_is_validated_onto_the_table(server: Server) -> None:
-    bot = bot_copy(server.tmp, "greedy", "alicebot")
-    token_file = server.tmp / "alice.token"
-    token_file.write_text(TOKENS["alice"] + "\n")
-    out = cli("submit", f"{server.url}/ladder/", bot, "--token-file", token_file, timeout=180)
-    assert out.returncode == 0, out.stderr
-    assert re.search(r"submission \d+: alicebot 1, \d+ bytes sent", out.stdout), out.stdout
-    assert "  active" in out.stdout and "on the ladder:" in out.stdout
+def test_a_bot_submitted_from_the_cli_is_validated_onto_the_table(
+        server: Server, alicebot: tuple[Path, Path, str]) -> None:
+    bot, token_file, printed = alicebot
+    assert re.search(r"submission \d+: alicebot 1, \d+ bytes sent", printed), printed
+    assert "  active" in printed and "on the ladder:" in printed
     _, text, _ = call(f"{server.url}/api/ladder/table.json")
     rows = {r["bot"]: r for r in json.loads(text)["rows"]}
     assert rows["alicebot"]["author"] == "alice" and {"random", "greedy"} <= set(rows)
@@ -159,7 +177,7 @@ def test_a_bot_submitted_from_the_cli_is_validated_onto_the_table(server: Server
     assert none.returncode == 2 and "no token" in none.stderr
 
 
-def test_a_bots_log_is_its_owners_only(server: Server) -> None:
+def test_a_bots_log_is_its_owners_only(server: Server, alicebot: tuple[Path, Path, str]) -> None:
     status, text, _ = call(f"{server.url}/api/ladder/table.json")
     alicebot = next(r for r in json.loads(text)["rows"] if r["bot"] == "alicebot")
     sub_url = f"{server.url}/ladder/submission/{alicebot['id']}"
@@ -178,7 +196,8 @@ def test_a_bots_log_is_its_owners_only(server: Server) -> None:
     assert "validation-log" not in page
 
 
-def test_every_refused_write_is_one_line_and_stores_nothing(server: Server) -> None:
+def test_every_refused_write_is_one_line_and_stores_nothing(
+        server: Server, alicebot: tuple[Path, Path, str]) -> None:
     before = stored(server)
     api = f"{server.url}/api/ladder/submissions"
     good = tar_gz(folder_files(bot_copy(server.tmp, "random", "bobbot")))
@@ -269,9 +288,14 @@ def test_the_browser_signs_in_and_uploads_onto_the_table(server: Server) -> None
         assert "not a tar.gz or a zip" in page.inner_text("#upload-error")
 
 
-def test_past_the_rate_limit_writes_get_429_with_retry_after(server: Server) -> None:
+def test_past_the_rate_limit_writes_get_429_with_retry_after(tmp_path: Path) -> None:
+    with serving(tmp_path, 5) as server:
+        past_the_limit(server, 5)
+
+
+def past_the_limit(server: Server, writes: int) -> None:
     api = f"{server.url}/api/ladder/submissions"
-    for _ in range(WRITES + 1):
+    for _ in range(writes + 1):
         status, text, headers = call(api, body=b"x", token="arena_" + "y" * 43)
         if status == 429:
             break
