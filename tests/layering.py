@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("sandbox", "sdk", "bridge"),
     ("referee", "env"),
     ("tournament",),
-    ("ladder",),
+    ("ladder", "analysis"),
     ("web", "verify"),
     ("cli",),
 )

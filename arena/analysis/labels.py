@@ -1,0 +1,53 @@
+"""Labels of a decision's loss and the accuracy figures (docs/analysis.md).
+
+Losses are in points of margin (the seat's total minus the mean of the
+others', at the end of the deal). A decision is labelled only when its
+loss reaches a threshold AND exceeds two standard errors: with the
+common-random-number differences that is roughly a one-sided 2.5% test
+per decision that the best action really is better.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+# Lowest first: (label, loss at least this many points of margin).
+THRESHOLDS: tuple[tuple[str, float], ...] = (("inaccuracy", 10.0), ("mistake", 25.0),
+                                             ("blunder", 50.0))
+SIGMAS = 2.0
+# The engine's phases, grouped into the four parts a reader knows.
+PART = {"lottery": "bidding", "redeal": "bidding", "blind": "bidding", "bidding": "bidding",
+        "bank": "exchange", "exchange": "exchange", "contract": "contract", "play": "play"}
+PARTS = ("bidding", "exchange", "contract", "play")
+
+
+def label(loss: float, se: float) -> str | None:
+    """The worst label whose threshold `loss` reaches, if `loss` > 2 SE."""
+    if loss <= SIGMAS * se:
+        return None
+    found = None
+    for name, at in THRESHOLDS:
+        if loss >= at:
+            found = name
+    return found
+
+
+def summary(decisions: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """Per part and overall: decisions analysed, labels counted, the mean
+    loss and the accuracy (the share of decisions with no label, in %)."""
+    rows: dict[str, list[Mapping[str, Any]]] = {p: [] for p in (*PARTS, "all")}
+    for d in decisions:
+        rows[d["part"]].append(d)
+        rows["all"].append(d)
+    out: dict[str, Any] = {}
+    for part, ds in rows.items():
+        counts = {name: sum(1 for d in ds if d["label"] == name) for name, _ in THRESHOLDS}
+        flagged = sum(counts.values())
+        out[part] = {
+            "decisions": len(ds),
+            **counts,
+            "mean_loss": round(sum(d["loss"] for d in ds) / len(ds), 2) if ds else None,
+            "accuracy": round(100.0 * (len(ds) - flagged) / len(ds), 1) if ds else None,
+        }
+    return out

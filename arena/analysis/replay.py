@@ -1,0 +1,163 @@
+"""A seat of a replay, analysed decision by decision (evaluate.py for one).
+
+    report = analyse(read_replay(path), seat=0, settings=Settings(work=32))
+    text = dumps(report)          # the JSON `arena analyze -o` writes
+
+The report is plain JSON data: the settings (reference policy, deals per
+decision, seed, thresholds, metric), every decision of the seat that had a
+choice (forced ones are counted, not valued), the decisions that could not
+be analysed with why, and the summary per part (labels.py). With
+`open_hand` each decision also carries the open-hand line (every card in
+view); without it the report is built from the seat's observations alone,
+so any other hidden cards that fit them give the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from arena.analysis import evaluate as ev
+from arena.analysis.errors import AnalysisError
+from arena.analysis.labels import PART, SIGMAS, THRESHOLDS, label, summary
+from arena.analysis.policies import Reference, reference
+from arena.game.rules import Rules
+from arena.game.state import GameState
+from arena.referee.replay import Replay, ReplayError, replay_states
+from arena.sdk.belief import BeliefError
+
+VERSION = 1
+METRIC = ("margin: the seat's total minus the mean of the other seats' totals, "
+          "its change from the decision to the end of the deal")
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Settings:
+    work: int = 32              # deals drawn per decision
+    policy: str = "greedy"      # the reference policy (policies.NAMES)
+    seed: int = 0               # the analysis seed (one-way into every draw)
+    open_hand: bool = True      # add the open-hand line (uses the hidden cards)
+
+    def check(self) -> None:
+        if self.work < 2:
+            raise AnalysisError(f"work must be at least 2 deals per decision, got {self.work}")
+
+
+def decision(rules: Rules, state: GameState, seat: int, taken: str, policy: Reference,
+             settings: Settings) -> dict[str, Any]:
+    """One decision's record; the parts without "open_hand" are built from
+    `state.observation(seat)` only."""
+    obs = state.observation(seat).to_dict()
+    e = ev.evaluate(rules, obs, taken, policy, work=settings.work, seed=settings.seed)
+    out: dict[str, Any] = {
+        "deal": int(obs["deal_number"]),
+        "phase": str(obs["phase"]),
+        "part": PART[str(obs["phase"])],
+        "taken": e.taken,
+        "best": e.best,
+        "loss": e.loss,
+        "se": e.se,
+        "label": label(e.loss, e.se),
+        "deals": e.deals,
+        "values": {c.action: c.value for c in e.candidates},
+    }
+    if settings.open_hand:
+        o = ev.open_hand(state, taken, policy, settings.seed)
+        out["open_hand"] = {"best": o.best, "loss": o.loss,
+                            "values": {c.action: c.value for c in o.candidates}}
+    return out
+
+
+def analyse(replay: Replay, seat: int, settings: Settings,
+            progress: Progress | None = None) -> dict[str, Any]:
+    """The report of `seat` in `replay` (module docstring)."""
+    n = replay.rules.players
+    if not 0 <= seat < n:
+        raise AnalysisError(f"{replay.path}: seat {seat} is not a seat of this {n}-player match")
+    if n == 2:
+        raise AnalysisError(f"{replay.path}: the 2-player forms cannot be analysed "
+                            "(the belief sampler covers 3-seat deals)")
+    total = sum(1 for a in replay.actions if a["seat"] == seat)
+    try:
+        report = analyse_states(replay.rules, replay_states(replay), seat, settings, total, progress)
+    except ReplayError as exc:
+        raise AnalysisError(str(exc)) from None
+    bots = replay.header.get("bots") or []
+    bot = bots[seat] if seat < len(bots) else {}
+    return {"match_id": replay.header.get("match_id"),
+            "bot": {"name": bot.get("name"), "version": bot.get("version")}, **report}
+
+
+def analyse_states(rules: Rules, steps: Iterable[tuple[GameState, dict[str, Any] | None]], seat: int,
+                   settings: Settings, total: int = 0,
+                   progress: Progress | None = None) -> dict[str, Any]:
+    """The report's decisions and summary from (state before, action record)
+    pairs, as `replay_states` gives them: the seat's own are analysed."""
+    settings.check()
+    policy = reference(settings.policy)
+    decisions: list[dict[str, Any]] = []
+    skipped: list[dict[str, Any]] = []
+    forced = done = 0
+    for state, rec in steps:
+        if rec is None or rec["seat"] != seat:
+            continue
+        done += 1
+        if len(state.legal_actions()) > 1:
+            try:
+                d = decision(rules, state, seat, str(rec["action"]), policy, settings)
+                decisions.append({"n": int(rec["n"]), **d})
+            except BeliefError as exc:
+                skipped.append({"n": int(rec["n"]), "deal": state.deal_number, "reason": str(exc)})
+        else:
+            forced += 1
+        if progress is not None:
+            progress(done, max(total, done))
+    return {
+        "analysis": VERSION,
+        "seat": seat,
+        "settings": {
+            "policy": settings.policy, "work": settings.work, "seed": settings.seed,
+            "open_hand": settings.open_hand, "metric": METRIC,
+            "thresholds": dict(THRESHOLDS), "sigmas": SIGMAS,
+        },
+        "forced": forced,
+        "decisions": decisions,
+        "skipped": skipped,
+        "summary": summary(decisions),
+    }
+
+
+def dumps(report: dict[str, Any]) -> str:
+    """The report as JSON text, keys in a fixed order (compared byte for byte)."""
+    return json.dumps(report, indent=1, sort_keys=True) + "\n"
+
+
+def text(report: dict[str, Any], *, flagged_only: bool = True) -> str:
+    """A readable summary: the settings, each labelled decision, the table per part."""
+    s = report["settings"]
+    bot = report["bot"]
+    lines = [f"match {report['match_id']}, seat {report['seat']} ({bot['name']} {bot['version']}): "
+             f"{len(report['decisions'])} decisions valued, {report['forced']} forced, "
+             f"{len(report['skipped'])} not analysed",
+             f"reference policy {s['policy']}, {s['work']} deals per decision, seed {s['seed']}; "
+             "loss in points of margin (docs/analysis.md)"]
+    for d in report["decisions"]:
+        if flagged_only and not d["label"]:
+            continue
+        extra = ""
+        if "open_hand" in d:
+            extra = f"; open hand: best {d['open_hand']['best']}, loss {d['open_hand']['loss']:.1f}"
+        lines.append(f"  deal {d['deal']} {d['phase']:<8} {d['label'] or '-':<10} "
+                     f"{d['taken']!r} lost {d['loss']:.1f} +- {d['se']:.1f} against "
+                     f"{d['best']!r}{extra}")
+    lines.append(f"  {'part':<9} {'decisions':>9} {'inacc.':>7} {'mistakes':>8} {'blunders':>8} "
+                 f"{'mean loss':>9} {'accuracy':>9}")
+    for part, row in report["summary"].items():
+        if not row["decisions"]:
+            continue
+        lines.append(f"  {part:<9} {row['decisions']:>9} {row['inaccuracy']:>7} {row['mistake']:>8} "
+                     f"{row['blunder']:>8} {row['mean_loss']:>9.1f} {row['accuracy']:>8.1f}%")
+    return "\n".join(lines) + "\n"
