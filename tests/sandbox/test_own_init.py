@@ -50,7 +50,10 @@ def test_copies_of_arena_processes_gone_are_removed() -> None:
     dead = tempfile.mkdtemp(prefix=f"{PREFIX}999999999-")
     mine = tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-")
     try:
-        own_init.remove_stale(lambda pid: pid == os.getpid())
+        # Only the made-up pid is dead: other pytest workers' live copies (a docker
+        # test starting a container this moment) must stay, or their container
+        # gets docker's empty directory in place of its init.
+        own_init.remove_stale(lambda pid: pid != 999999999)
         assert not os.path.exists(dead) and os.path.isdir(mine)
     finally:
         for folder in (dead, mine):
