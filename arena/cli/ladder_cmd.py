@@ -1,4 +1,5 @@
-"""`arena ladder new|user add|serve|status`: a standing competition (docs/ladder.md)."""
+"""`arena ladder new|user add|user list|serve|rate|freeze|finals`: a standing competition
+(docs/ladder.md)."""
 
 from __future__ import annotations
 
@@ -152,6 +153,101 @@ def serve(
         season.stop()
         store.close()
         sock.close()
+
+
+@ladder_app.command("rate")
+def rate(folder: Annotated[Path, typer.Argument(help="the ladder's folder")]) -> None:
+    """Print the season's batch rating: TrueSkill fitted over every rated
+    block at once (order-free, no drift), beside the live table's."""
+    from arena.ladder.config import load_config
+    from arena.ladder.errors import LadderError
+    from arena.ladder.finals import batch_table
+    from arena.ladder.store import Store
+
+    try:
+        config = load_config(folder)
+        with Store(config.store_path) as store:
+            table = batch_table(store)
+            live = {s.id: s for s in store.submissions(state="active")}
+    except LadderError as exc:
+        raise _fail(str(exc)) from None
+    typer.echo(f"ladder {config.name}: batch rating of every rated block (live table beside)")
+    typer.echo("| # | bot | version | author | rating | mu | sigma | matches | live rating |")
+    typer.echo("|---|---|---|---|---|---|---|---|---|")
+    for rank, st in enumerate(table, 1):
+        s, r = st.submission, st.rating
+        held = live[s.id]
+        now = (f"{held.mu - 3 * held.sigma:.2f}" if held.mu is not None and held.sigma is not None
+               else "-")
+        typer.echo(f"| {rank} | {s.bot} | {s.version} | {s.author or '(reference)'} | "
+                   f"{r.conservative:.2f} | {r.mu:.2f} | {r.sigma:.2f} | {st.matches} | {now} |")
+
+
+@ladder_app.command("freeze")
+def freeze(
+    folder: Annotated[Path, typer.Argument(help="the ladder's folder")],
+    undo: Annotated[bool, typer.Option("--undo", help="unfreeze: the season goes on")] = False,
+) -> None:
+    """Freeze the ladder for its finals: no submission is taken and no new
+    block planned (a running `arena ladder serve` sees it at once; blocks
+    in play finish and are rated). --undo lets the season go on."""
+    from arena.ladder.config import load_config
+    from arena.ladder.errors import LadderError
+    from arena.ladder.finals import freeze as do_freeze
+    from arena.ladder.finals import unfreeze
+    from arena.ladder.store import Store
+
+    try:
+        config = load_config(folder)
+        with Store(config.store_path) as store:
+            changed = unfreeze(store) if undo else do_freeze(store)
+    except LadderError as exc:
+        raise _fail(str(exc)) from None
+    if undo:
+        typer.echo(f"ladder {config.name}: " + ("unfrozen, the season goes on" if changed
+                                                 else "was not frozen"))
+    else:
+        typer.echo(f"ladder {config.name}: " + ("frozen" if changed else "already frozen")
+                   + f"; next: arena ladder finals {folder}")
+
+
+@ladder_app.command("finals")
+def finals(
+    folder: Annotated[Path, typer.Argument(help="the ladder's folder (frozen)")],
+    top: Annotated[int, typer.Option("--top", min=3, max=64,
+                                     help="finalists: the best bot of each of the top N authors")] = 6,
+    sets: Annotated[int, typer.Option("--sets", min=1, max=100,
+                                      help="duplicate sets: each triple's deals, all 6 seat orders")] = 1,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", "-j", min=0, max=1024, help="matches at once (default: ladder.toml's)")] = None,
+    dask: Annotated[str | None, typer.Option(
+        "--dask", help="play on Dask: 'local' or tcp://host:port")] = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="publish here (default: leaderboards/<ladder>-finals)")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress output")] = False,
+) -> None:
+    """Play the finals of a frozen ladder and publish them: the top N
+    authors' best bots, every triple in all six seat orders (a full
+    duplicate round robin), rated with tau 0; the seed committed to before
+    the first match and revealed after the last, with the results bundle
+    `arena verify` re-checks. Resumes a stopped finals run."""
+    from arena.cli import leaderboard_cmd, tournament_cmd
+    from arena.ladder.config import load_config
+    from arena.ladder.errors import LadderError
+    from arena.ladder.finals import prepare
+    from arena.ladder.store import Store
+
+    try:
+        config = load_config(folder)
+        with Store(config.store_path) as store:
+            place = prepare(config, store, top, sets)
+    except LadderError as exc:
+        raise _fail(str(exc)) from None
+    typer.echo(f"finals of ladder {config.name}: {place / 'tournament.toml'}")
+    tournament_cmd.run(place, quiet=quiet, concurrency=workers, dask=dask, cpu_slots=None,
+                       stop="fixed")
+    leaderboard_cmd.publish(place, out=out or Path("leaderboards") / f"{config.name}-finals",
+                            reveal=False, site=True, bundle=True)
 
 
 def _serve(season: Season, sock: socket.socket, connections: int) -> None:

@@ -24,6 +24,7 @@ from pathlib import Path
 from arena.ladder import archive
 from arena.ladder.config import LadderConfig
 from arena.ladder.errors import Refused
+from arena.ladder.finals import frozen_at
 from arena.ladder.store import LIVE, Store, User
 from arena.manifest import BotSpec
 from arena.sandbox.botfile import BotFileError, load_bot, missing_program
@@ -70,6 +71,9 @@ class Intake:
         Refused (with the HTTP status) for anything not taken: nothing is
         then stored."""
         with self._lock:
+            if frozen_at(self.store) is not None:
+                raise Refused(f"ladder {self.config.name} is frozen for its finals: it takes "
+                              "no submissions now", 403)
             self.check_quota(user)
             entries = archive.read(data, self.caps())
             staging = self._stage()

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from arena.ladder import blocks
 from arena.ladder.config import LadderConfig, reference_bots
+from arena.ladder.finals import frozen_at
 from arena.ladder.intake import Intake
 from arena.ladder.matchmaking import Entrant, Policy, pick
 from arena.ladder.store import Block, Store, Submission
@@ -111,6 +112,8 @@ class Season:
         if self._stopping.is_set():
             return None
         with self._choose:
+            if frozen_at(self.store) is not None:
+                return None  # the finals' field: nothing validated, no block planned
             pending = self.store.next_pending()
             if pending is not None:
                 self.store.set_state(pending.id, "building")

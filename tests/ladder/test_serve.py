@@ -257,6 +257,32 @@ def test_every_refused_write_is_one_line_and_stores_nothing(
     assert stored(server) == after
 
 
+def test_a_frozen_ladder_takes_no_submission_and_shows_it(
+        server: Server, alicebot: tuple[Path, Path, str]) -> None:
+    api = f"{server.url}/api/ladder/submissions"
+    assert "frozen" in cli("ladder", "freeze", server.folder).stdout
+    try:
+        before = stored(server)
+        body = tar_gz(folder_files(bot_copy(server.tmp, "random", "bobfrozen")))
+        status, text, _ = call(api, body=body, token=TOKENS["bob"])
+        assert status == 403 and "frozen for its finals" in text, text
+        assert len(text.strip().splitlines()) == 1
+        assert stored(server) == before
+        status, text, _ = call(f"{server.url}/ladder/live")
+        assert status == 200 and 'id="frozen"' in text
+    finally:
+        assert "unfrozen" in cli("ladder", "freeze", server.folder, "--undo").stdout
+    status, text, _ = call(f"{server.url}/ladder/live")
+    assert status == 200 and 'id="frozen"' not in text
+    # The batch rating, on demand: every active bot, as a page and as JSON.
+    status, page, _ = call(f"{server.url}/ladder/ratings")
+    assert status == 200 and 'id="batch-table"' in page and "alicebot" in page
+    status, text, _ = call(f"{server.url}/api/ladder/ratings.json")
+    rows = json.loads(text)["rows"]
+    assert status == 200 and "alicebot" in {r["bot"] for r in rows}
+    assert [r["rank"] for r in rows] == list(range(1, len(rows) + 1))
+
+
 @pytest.mark.browser
 def test_the_browser_signs_in_and_uploads_onto_the_table(server: Server) -> None:
     archive = server.tmp / "browserbot.tar.gz"

@@ -1,6 +1,7 @@
 """The ladder's pages and HTTP API (Starlette routes), for `arena ladder serve`.
 
     GET  /ladder/                         the live table (its body refreshes from /ladder/live)
+    GET  /ladder/ratings                  the season's batch rating (order-free, no drift)
     GET  /ladder/bot/{name}               a bot: versions, rating over blocks, blocks
     GET  /ladder/author/{name}            an author: bots and submissions
     GET  /ladder/submission/{id}          state, rating; its owner also: the reason and
@@ -11,7 +12,7 @@
     GET  /ladder/log/{id}/{seat}          a seat's kept log: the owner of that seat's bot only
     GET  /ladder/signin, POST /ladder/signin, POST /ladder/signout
     GET  /ladder/upload, POST /ladder/upload    the browser's upload (session + CSRF)
-    GET  /api/ladder/table.json
+    GET  /api/ladder/table.json, /api/ladder/ratings.json
     POST /api/ladder/submissions          an upload (Authorization: Bearer TOKEN; the body
                                           is the tar.gz or zip) -> 201 {id, state, url}
     GET  /api/ladder/submissions/{id}     its state (JSON); the reason for its owner
@@ -36,6 +37,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from arena.ladder import finals
 from arena.ladder.errors import Refused
 from arena.ladder.intake import Intake
 from arena.ladder.store import MatchRow, Store, Submission
@@ -60,6 +62,7 @@ class Ladder:
         self.auth = Auth.of(self.store, self.config.quotas.writes_per_minute)
         self.web = Web(Catalog({}, {}), environment())
         self._table: tuple[object, str] | None = None   # (store version, rendered fragment)
+        self._batch: tuple[object, dict[str, Any]] | None = None
 
     def render(self, request: Request, name: str, status: int = 200, **context: Any) -> Response:
         viewer = self.auth.viewer(request)
@@ -69,7 +72,7 @@ class Ladder:
     def table_fragment(self, request: Request) -> str:
         """The live table's HTML, rendered once per change of the store
         (the pages are read by many at once; the table changes per block)."""
-        version = self.store.version()
+        version = (self.store.version(), finals.frozen_at(self.store))
         cached = self._table
         if cached is not None and cached[0] == version:
             return cached[1]
@@ -77,6 +80,17 @@ class Ladder:
             u=self.web.urls, table=views.table(self.store, self.config))
         self._table = (version, text)
         return text
+
+    def batch(self) -> dict[str, Any]:
+        """The batch rating, fitted once per change of the store (a fit
+        over every finished block's matches: too slow for each request)."""
+        version = self.store.version()
+        cached = self._batch
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        data = views.batch(self.store)
+        self._batch = (version, data)
+        return data
 
     # -- files ----------------------------------------------------------------
     def match_or_404(self, match_id: str) -> MatchRow:
@@ -156,6 +170,12 @@ def ladder_routes(ladder: Ladder) -> list[BaseRoute]:
 
     def table_api(request: Request) -> Response:
         return JSONResponse(views.table(store, ladder.config))
+
+    def batch_page(request: Request) -> Response:
+        return ladder.render(request, "ladder_batch.html", batch=ladder.batch())
+
+    def batch_api(request: Request) -> Response:
+        return JSONResponse(ladder.batch())
 
     def bot_page(request: Request) -> Response:
         name = request.path_params["name"]
@@ -295,6 +315,7 @@ def ladder_routes(ladder: Ladder) -> list[BaseRoute]:
         Route("/ladder", lambda r: RedirectResponse("/ladder/", status_code=307)),
         Route("/ladder/", table_page),
         Route("/ladder/live", live),
+        Route("/ladder/ratings", batch_page),
         Route("/ladder/bot/{name}", bot_page),
         Route("/ladder/author/{name}", author_page),
         Route("/ladder/submission/{id}", submission_page),
@@ -307,6 +328,7 @@ def ladder_routes(ladder: Ladder) -> list[BaseRoute]:
         Route("/ladder/upload", upload_page),
         Route("/ladder/upload", upload, methods=["POST"]),
         Route("/api/ladder/table.json", table_api),
+        Route("/api/ladder/ratings.json", batch_api),
         Route("/api/ladder/submissions", submit_api, methods=["POST"]),
         Route("/api/ladder/submissions/{id}", submission_api),
         Route("/api/ladder/match/{id}/{view}.json", match_data),

@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from arena.ladder import finals
 from arena.ladder.config import LadderConfig
 from arena.ladder.store import Block, MatchRow, Store, Submission, User
 from arena.tournament import RATING_MU, RATING_SIGMA
@@ -66,7 +67,7 @@ def table(store: Store, config: LadderConfig) -> dict[str, Any]:
     counts = store.counts()
     pending = sum(1 for s in store.submissions() if s.state in ("queued", "building", "validating"))
     return {"name": config.name, "description": config.description, "rows": rows,
-            "blocks": counts, "pending": pending,
+            "blocks": counts, "pending": pending, "frozen_at": finals.frozen_at(store),
             "placement_blocks": config.ratings.placement_blocks, "tau": config.ratings.tau,
             "recent": [block_summary(store, b) for b in store.blocks(limit=15)]}
 
@@ -180,3 +181,15 @@ def submission_page(store: Store, config: LadderConfig, sub: Submission,
 
 def finite(x: float) -> float | None:
     return x if math.isfinite(x) else None
+
+
+def batch(store: Store) -> dict[str, Any]:
+    """The order-free batch rating of the season (arena.ladder.finals.batch_table)."""
+    rows = []
+    for rank, st in enumerate(finals.batch_table(store), 1):
+        s, r = st.submission, st.rating
+        rows.append({"rank": rank, "id": s.id, "bot": s.bot, "version": s.version,
+                     "author": s.author, "reference": s.reference,
+                     "rating": round(r.conservative, 2), "mu": round(r.mu, 2),
+                     "sigma": round(r.sigma, 2), "matches": st.matches})
+    return {"rows": rows, "blocks": store.counts().get("finished", 0)}
