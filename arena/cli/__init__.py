@@ -32,6 +32,7 @@ try:
     import typer
 
     from arena.cli import (
+        analyze_cmd,
         bot_cmd,
         gauntlet_cmd,
         ladder_cmd,
@@ -62,7 +63,7 @@ if _MISSING is None:
     )
 
     for _module in (rules_cmd, match_cmd, bot_cmd, tournament_cmd, gauntlet_cmd, leaderboard_cmd,
-                    sandbox_cmd, serve_cmd, verify_cmd, ladder_cmd, submit_cmd):
+                    sandbox_cmd, serve_cmd, verify_cmd, ladder_cmd, submit_cmd, analyze_cmd):
         _module.register(app)
 
 

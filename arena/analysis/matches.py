@@ -1,0 +1,178 @@
+"""A bot's seats over a tournament's (or gauntlet's) finished matches:
+each match's report cached in the folder, so a run stopped part way
+resumes where it was, and the parts' figures summed over the matches.
+
+    run = plan(folder, "greedy", Settings(work=32), matches=10)
+    for done in analyse_all(run, jobs=1):     # one match's seats at a time
+        ...                                   # a progress line
+    totals = combined(run)
+
+Cache: FOLDER/analysis/BOT/KEY/MATCH_ID-sSEAT.json, KEY a hash of the
+settings (policy, work, seed, the analysis version): other settings never
+read another's reports. Each file is written whole (a part file renamed),
+so a report found is a whole one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.analysis.errors import AnalysisError
+from arena.analysis.labels import PARTS, THRESHOLDS
+from arena.analysis.replay import VERSION, Settings, analyse, dumps
+from arena.referee.replay import ReplayError, read_replay
+
+_STORES = ("tournament.sqlite", "gauntlet.sqlite")
+_REPLAYS = "replays"
+
+
+@dataclass(frozen=True)
+class Job:
+    match_id: str
+    seat: int
+    replay: str
+    out: str
+
+
+@dataclass(frozen=True)
+class Plan:
+    folder: Path
+    bot: str
+    settings: Settings
+    jobs: tuple[Job, ...]
+
+    def todo(self) -> list[Job]:
+        return [j for j in self.jobs if not Path(j.out).is_file()]
+
+
+def settings_key(settings: Settings) -> str:
+    text = json.dumps({"v": VERSION, **asdict(settings)}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def plan(folder: str | os.PathLike[str], bot: str, settings: Settings,
+         matches: int | None = None) -> Plan:
+    """The seats `bot` played in the folder's finished matches with a
+    replay (the first `matches` of them, in match-id order)."""
+    from arena.tournament import Store, StoreError  # a tournament's store only for this
+
+    root = Path(folder)
+    store_path = next((root / name for name in _STORES if (root / name).is_file()), None)
+    if store_path is None:
+        raise AnalysisError(f"{root}: no tournament or gauntlet store here (no results yet?)")
+    settings.check()
+    try:
+        with Store(store_path, readonly=True) as store:
+            names = {b.id: b.name for b in store.bots()}
+            rows = [m for m in store.matches() if m.status == "finished"]
+    except StoreError as exc:
+        raise AnalysisError(str(exc)) from None
+    if bot not in names.values():
+        known = ", ".join(sorted(set(names.values()))) or "none"
+        raise AnalysisError(f"{root}: no bot named {bot!r} in this store (bots: {known})")
+    cache = root / "analysis" / bot / settings_key(settings)
+    replays = (root / _REPLAYS).resolve()
+    jobs: list[Job] = []
+    for m in sorted(rows, key=lambda m: m.match_id):
+        seats = [s for s, b in enumerate(m.bot_ids) if names.get(b) == bot]
+        path = (replays / f"{m.match_id}.jsonl").resolve()
+        if not seats or path.parent != replays or not path.is_file():
+            continue
+        if matches is not None and len({j.match_id for j in jobs}) >= matches:
+            break
+        jobs.extend(Job(m.match_id, s, str(path), str(cache / f"{m.match_id}-s{s}.json"))
+                    for s in seats)
+    if not jobs:
+        raise AnalysisError(f"{root}: {bot!r} has no finished match with a replay to analyse")
+    return Plan(root, bot, settings, tuple(jobs))
+
+
+def run_job(job: Job, settings: Settings) -> Job:
+    """Analyse one seat of one match and write its report."""
+    try:
+        report = analyse(read_replay(job.replay), job.seat, settings)
+    except ReplayError as exc:
+        raise AnalysisError(str(exc)) from None
+    out = Path(job.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    part = out.with_name(f"{out.name}.{os.getpid()}.part")
+    part.write_text(dumps(report), encoding="utf-8")
+    os.replace(part, out)
+    return job
+
+
+def analyse_all(p: Plan, jobs: int = 1) -> Iterator[Job]:
+    """Run every job not cached yet; yields each as it is done."""
+    todo = p.todo()
+    if jobs <= 1 or len(todo) <= 1:
+        for job in todo:
+            yield run_job(job, p.settings)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(run_job, job, p.settings) for job in todo]
+        for f in futures:
+            yield f.result()
+
+
+def combined(p: Plan) -> dict[str, Any]:
+    """Every cached report of the plan summed: per part, the decisions, the
+    labels, the mean loss and the accuracy over all the bot's seats; the
+    worst decisions; one line per match."""
+    per_part: dict[str, dict[str, float]] = {
+        part: {"decisions": 0, "loss": 0.0, **{name: 0 for name, _ in THRESHOLDS}}
+        for part in (*PARTS, "all")}
+    matches = []
+    worst: list[dict[str, Any]] = []
+    for job in p.jobs:
+        report = json.loads(Path(job.out).read_text(encoding="utf-8"))
+        for d in report["decisions"]:
+            for part in (d["part"], "all"):
+                row = per_part[part]
+                row["decisions"] += 1
+                row["loss"] += d["loss"]
+                if d["label"]:
+                    row[d["label"]] += 1
+            if d["label"]:
+                worst.append({"match_id": job.match_id, "seat": job.seat, **{
+                    k: d[k] for k in ("n", "deal", "part", "taken", "best", "loss", "se", "label")}})
+        matches.append({"match_id": job.match_id, "seat": job.seat, "report": job.out,
+                        "all": report["summary"]["all"]})
+    summary: dict[str, Any] = {}
+    for part, row in per_part.items():
+        n = int(row["decisions"])
+        flagged = sum(int(row[name]) for name, _ in THRESHOLDS)
+        summary[part] = {"decisions": n, **{name: int(row[name]) for name, _ in THRESHOLDS},
+                         "mean_loss": round(row["loss"] / n, 2) if n else None,
+                         "accuracy": round(100.0 * (n - flagged) / n, 1) if n else None}
+    worst.sort(key=lambda d: (-d["loss"], d["match_id"], d["n"]))
+    return {"analysis": VERSION, "bot": p.bot, "settings": asdict(p.settings),
+            "matches": matches, "summary": summary, "worst": worst[:20]}
+
+
+def combined_text(c: dict[str, Any]) -> str:
+    """A readable summary of `combined`."""
+    s = c["settings"]
+    lines = [f"{c['bot']}: {len(c['matches'])} seats analysed; reference policy {s['policy']}, "
+             f"{s['work']} deals per decision, seed {s['seed']}; loss in points of margin "
+             "(docs/analysis.md)",
+             f"  {'part':<9} {'decisions':>9} {'inacc.':>7} {'mistakes':>8} {'blunders':>8} "
+             f"{'mean loss':>9} {'accuracy':>9}"]
+    for part, row in c["summary"].items():
+        if row["decisions"]:
+            lines.append(f"  {part:<9} {row['decisions']:>9} {row['inaccuracy']:>7} "
+                         f"{row['mistake']:>8} {row['blunder']:>8} {row['mean_loss']:>9.1f} "
+                         f"{row['accuracy']:>8.1f}%")
+    if c["worst"]:
+        lines.append("  the costliest decisions:")
+    for d in c["worst"][:5]:
+        lines.append(f"    {d['match_id']} seat {d['seat']} deal {d['deal']} {d['part']}: "
+                     f"{d['taken']!r} lost {d['loss']:.1f} +- {d['se']:.1f} against {d['best']!r} "
+                     f"({d['label']})")
+    return "\n".join(lines) + "\n"
