@@ -129,7 +129,9 @@ def evaluate(rules: Rules, obs: Mapping[str, Any], taken: str, policy: Reference
     deals = list(sampler.deals(work, random.Random(dseed)))
     if not deals:
         raise BeliefError("no deal consistent with the observation was drawn")
-    states = [sampler.state(d) for d in deals]
+    # The deals after this one (and a redealt one) come from a seed of each
+    # drawn deal's own, so a redeal is valued over many fresh deals.
+    states = [sampler.state(d, seed=_later_seed(dseed, i)) for i, d in enumerate(deals)]
     actions = states[0].legal_actions()
     texts = [str(a) for a in actions]
     if taken not in texts:
@@ -148,6 +150,11 @@ def open_hand(state: GameState, taken: str, policy: Reference, seed: int) -> Eva
     dseed = decision_seed(state.observation(seat).to_dict(), seed)
     values = value_actions([state], actions, seat, policy, dseed)
     return summarise(texts, values, taken, margin(state.totals, seat))
+
+
+def _later_seed(dseed: int, i: int) -> int:
+    digest = hashlib.sha256(f"arena-analysis/later:{dseed}:{i}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
 
 
 def _r(x: float) -> float:
