@@ -30,6 +30,7 @@ Other packages may add routes with `app.router.routes.append(...)` or the
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import threading
@@ -208,7 +209,8 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
             data_url=f"/api/t/{t.name}/match/{match_id}/{{view}}/start.json", viewer=viewer,
             deals_url=f"/api/t/{t.name}/match/{match_id}/{{view}}/deals/{{deal}}.json",
             inline=_inline(path, viewer), match_id=match_id,
-            travellers=web.urls.traveller(t, match_id, "{deal}"), table_url=web.urls.table(t, match_id))
+            travellers=web.urls.traveller(t, match_id, "{deal}"), table_url=web.urls.table(t, match_id),
+            analysis_url=f"/api/t/{t.name}/match/{match_id}/{{view}}/analysis.json")
 
     def _table(request: Request, build: Any) -> tuple[Any, Any]:
         from arena.web.travellers import TableWithheld
@@ -258,6 +260,16 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
         else:
             data = player_json(path, viewer)
         return Response(data, media_type="application/json")
+
+    def analysis_api(request: Request) -> Response:
+        """The cached analysis of the match for one view (web/analysis.py)."""
+        from arena.web.analysis import reports
+
+        t, match_id, path = _match_replay(request)
+        seats = seats_of(path)
+        viewer = _viewer(request.path_params["view"], seats)
+        data = {"seats": reports(t.root, match_id, seats, viewer)}
+        return Response(json.dumps(data, separators=(",", ":")), media_type="application/json")
 
     def seat_log(request: Request) -> Response:
         t = web.tournament(request.path_params["t"])
@@ -334,6 +346,7 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
         Route("/t/{t}/table/{id}/deal/{deal:int}", traveller_page),
         Route("/t/{t}/log/{id}/{seat:int}", seat_log),
         Route("/api/t/{t}/match/{id}/{view}.json", match_api),
+        Route("/api/t/{t}/match/{id}/{view}/analysis.json", analysis_api),
         Route("/api/t/{t}/match/{id}/{view}/{part}.json", match_api),
         Route("/api/t/{t}/match/{id}/{view}/deals/{deal:int}.json", match_api),
         Route("/r/{name}", replay_player),

@@ -153,7 +153,11 @@ function drawRecord(view, s) {
   words.className = "action-words";
   for (let k = first + 1; k <= state.step; k++) {
     const a = state.data.steps[k].a;
-    if (a) { const li = document.createElement("li"); li.textContent = actionLine(a.seat, a.text, names()); words.appendChild(li); }
+    if (a) { const li = document.createElement("li"); li.dataset.n = String(a.n); li.textContent = actionLine(a.seat, a.text, names()); words.appendChild(li); }
+  }
+  for (const li of words.children) {
+    const d = analysis.byN.get(Number(li.dataset.n));
+    if (d && d.label) li.appendChild(flagNote(d));
   }
   const h = document.createElement("h3"); h.textContent = "what was done";
   panel.append(h, words);
@@ -258,6 +262,91 @@ function drawTotalsChart() {
   box.replaceChildren(svg, legend);
 }
 
+// The analysis of this view (`arena analyze DIR --bot NAME`, cached in the
+// tournament's folder; web/analysis.py): the points each analysed seat lost,
+// decision by decision, drawn under the table (a click goes to that
+// decision's step), and each labelled decision marked in the hand record
+// with the better action. A seat's view gets that seat's analysis only.
+const analysis = { seats: [], byN: new Map() };
+const LABEL_COLORS = { inaccuracy: "#c9a100", mistake: "#e07000", blunder: "#c00000" };
+
+async function loadAnalysis(view) {
+  analysis.seats = [];
+  analysis.byN = new Map();
+  const box = document.getElementById("analysis");
+  const url = root.dataset.analysisUrl;
+  if (url) {
+    try {
+      const response = await fetch(url.replace("{view}", encodeURIComponent(view)));
+      if (response.ok) analysis.seats = (await response.json()).seats || [];
+    } catch (err) {
+      analysis.seats = [];
+    }
+  }
+  for (const s of analysis.seats) for (const d of s.decisions) analysis.byN.set(d.n, { ...d, seat: s.seat });
+  box.hidden = analysis.seats.length === 0;
+  if (!box.hidden) drawAnalysis();
+}
+
+function flagNote(d) {
+  const span = document.createElement("span");
+  span.className = `flag ${d.label}`;
+  span.textContent = ` ${d.label}: lost ${d.loss.toFixed(1)} ± ${d.se.toFixed(1)}, better ${d.best.replace(/^play /, "")}`;
+  return span;
+}
+
+async function goToAction(n) {
+  pause();
+  await ensure(() => state.data.steps.some((s) => s.a && s.a.n >= n));
+  const k = state.data.steps.findIndex((s) => s.a && s.a.n === n);
+  if (k >= 0) show(k);
+}
+
+function drawAnalysis() {
+  const W = 720, H = 170, L = 52, R = 8, T = 10, B = 22;
+  const colors = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e"];
+  const lines = analysis.seats.map((s) => {
+    let lost = 0;
+    return s.decisions.map((d) => { lost -= d.loss; return { d, y: lost }; });
+  });
+  const maxN = Math.max(1, ...analysis.seats.flatMap((s) => s.decisions.map((d) => d.n)));
+  const lo = Math.min(-1, ...lines.flat().map((p) => p.y));
+  const x = (n) => L + (W - L - R) * (n / maxN);
+  const y = (v) => T + (H - T - B) * (v / lo);
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("class", "evalgraph");
+  const add = (parent, tag, attrs, text) => {
+    const e = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    if (text !== undefined) e.textContent = text;
+    parent.appendChild(e);
+    return e;
+  };
+  add(svg, "line", { x1: L, y1: y(0), x2: W - R, y2: y(0), class: "grid" });
+  for (const v of ticks(lo, 0, (H - T - B) / 14)) add(svg, "text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "tick" }, String(v));
+  add(svg, "text", { x: (L + W) / 2, y: H - 4, "text-anchor": "middle", class: "tick" }, "points lost so far, by decision (click: go to it)");
+  analysis.seats.forEach((s, i) => {
+    const color = colors[s.seat % 4];
+    add(svg, "polyline", { fill: "none", stroke: color, "stroke-width": 1.5,
+      points: [[0, 0], ...lines[i].map((p) => [p.d.n, p.y])].map(([n, v]) => `${x(n).toFixed(1)},${y(v).toFixed(1)}`).join(" ") });
+    for (const p of lines[i]) {
+      const c = add(svg, "circle", { cx: x(p.d.n).toFixed(1), cy: y(p.y).toFixed(1), r: p.d.label ? 5 : 2.5,
+        fill: p.d.label ? LABEL_COLORS[p.d.label] : color, class: p.d.label ? `point flag-${p.d.label}` : "point", "data-n": p.d.n });
+      add(c, "title", {}, `seat ${s.seat}, deal ${p.d.deal} ${p.d.phase}: ${p.d.taken}${p.d.label ? " — " + p.d.label : ""}, lost ${p.d.loss.toFixed(1)} ± ${p.d.se.toFixed(1)} (best ${p.d.best})`);
+      c.addEventListener("click", () => goToAction(p.d.n));
+    }
+  });
+  document.getElementById("analysis-graph").replaceChildren(svg);
+  document.getElementById("analysis-legend").textContent = analysis.seats.map((s) => {
+    const a = s.summary.all;
+    const parts = ["bidding", "exchange", "contract", "play"].filter((p) => s.summary[p].decisions)
+      .map((p) => `${p} ${s.summary[p].accuracy}%`).join(", ");
+    return `seat ${s.seat} ${s.bot ? s.bot.name : ""}: accuracy ${a.accuracy}% (${parts}); ${a.blunder} blunders, ${a.mistake} mistakes, ${a.inaccuracy} inaccuracies; ${s.settings.policy} reference, ${s.settings.work} deals per decision`;
+  }).join(" · ");
+}
+
 function drawResult() {
   const r = state.data.result;
   const box = document.getElementById("result");
@@ -357,6 +446,7 @@ async function setView(view, step) {
   drawDeals();
   drawTotalsChart();
   drawResult();
+  await loadAnalysis(view);
   // Keep the moment when switching views: the same recorded action (a seat's
   // view may skip another seat's declined private offers).
   let i = step;
@@ -412,4 +502,4 @@ setView(state.view, startStep).then(async () => {
   }
   root.dataset.ready = "1";
 });
-window.arenaPlayer = { show, setView, state, ensure, loadMore };
+window.arenaPlayer = { show, setView, state, ensure, loadMore, analysis };
