@@ -44,6 +44,7 @@ try:
         submit_cmd,
         tournament_cmd,
         verify_cmd,
+        worker_cmd,
     )
 except ModuleNotFoundError as exc:
     if (exc.name or "arena").split(".")[0] == "arena":
@@ -63,7 +64,8 @@ if _MISSING is None:
     )
 
     for _module in (rules_cmd, match_cmd, bot_cmd, tournament_cmd, gauntlet_cmd, leaderboard_cmd,
-                    sandbox_cmd, serve_cmd, verify_cmd, ladder_cmd, submit_cmd, analyze_cmd):
+                    sandbox_cmd, serve_cmd, verify_cmd, ladder_cmd, submit_cmd, analyze_cmd,
+                    worker_cmd):
         _module.register(app)
 
 

@@ -145,7 +145,8 @@ def run(
     progress: Progress | None = None
     # Ctrl-C and SIGTERM: the workers stop their matches' bots and exit;
     # finished matches are stored (arena/cli/stopping.py).
-    signals = RunStop(lambda: make_executor(kind, workers, address, quiet=quiet, pin_cpus=pin))
+    signals = RunStop(lambda: make_executor(kind, workers, address, quiet=quiet, pin_cpus=pin,
+                                            sandbox=config.match.sandbox))
 
     warnings = [seed_warning(config)] + [fallback_note(bot, config.match.sandbox) for bot in bots]
 

@@ -128,6 +128,12 @@ def read_replay(path: str | Path) -> Replay:
         raise ReplayError(f"{p}: cannot read replay: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise ReplayError(f"{p}: not a replay (not UTF-8 text)") from None
+    return parse_replay(lines, p)
+
+
+def parse_replay(lines: list[str], p: str | Path) -> Replay:
+    """Parse a replay's lines (read from file `p`, or sent by a worker of
+    another machine and named so); ReplayError with `p` and line."""
     replay: Replay | None = None
     for no, line in enumerate(lines, 1):
         if not line.strip():

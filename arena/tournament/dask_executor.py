@@ -9,10 +9,12 @@ executors.py.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import multiprocessing
 import os
 import signal
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -20,8 +22,10 @@ from multiprocessing import resource_tracker
 from typing import Any, TypeVar
 
 from arena.referee.spec import MatchSpec
-from arena.tournament import cpus
+from arena.tournament import cpus, honest
+from arena.tournament.cluster import QUIET_WORKER_CONFIG, Identity, identity, refusal, refuse_here
 from arena.tournament.deal_gate import DealGate
+from arena.tournament.honest import Returned
 from arena.tournament.worker import (
     ExecutorError,
     Outcome,
@@ -40,18 +44,6 @@ from arena.tournament.worker import (
 log = logging.getLogger("arena.tournament")
 A = TypeVar("A")
 R = TypeVar("R")
-
-
-# Dask settings for workers that run matches (see DaskExecutor and
-# _in_match_process; the same settings as environment variables are in
-# docs/tournaments.md for workers started by hand).
-QUIET_WORKER_CONFIG = {
-    "distributed.admin.tick.interval": "1s",
-    "distributed.admin.system-monitor.interval": "5s",
-    "distributed.worker.memory.monitor-interval": "2s",
-    # A worker may start a child process: the match process (_in_match_process).
-    "distributed.worker.daemon": False,
-}
 
 
 # One match process per Dask worker process (workers run one task at a time:
@@ -175,6 +167,20 @@ def _worker_plugin(slots: list[tuple[int, ...]]) -> Any:
 # Seconds to reach a running Dask scheduler before the run gives up.
 CONNECT_SECONDS = 10
 
+# Seconds a run waits for a worker that may play it (dask_executor._wait_for_workers).
+WORKERS_SECONDS = 60
+
+# Results of one match refused (honest.check) before it is failed for this run.
+MAX_REFUSALS = 3
+NO_WORKER_LEFT = ("no Dask worker is left to play it: every one sent a result its replay "
+                  "does not re-play to, and was refused")
+
+
+def _cluster_task(runner: Runner, spec: MatchSpec) -> Returned:
+    """The Dask task of a match: played in the worker's match process, its
+    replay recorded there and sent back with the result (honest.py)."""
+    return _in_match_process(functools.partial(honest.play_recorded, runner), spec)
+
 
 class DaskExecutor:
     """Dask distributed: `address` "local" (or "") starts a LocalCluster of
@@ -182,11 +188,19 @@ class DaskExecutor:
     connects to a running scheduler (see docs/tournaments.md)."""
 
     def __init__(self, address: str, workers: int, runner: Runner | None = None,
-                 quiet: bool = False, pin_cpus: bool = True) -> None:
+                 quiet: bool = False, pin_cpus: bool = True, check: bool = True,
+                 sandbox: str = "auto") -> None:
         import distributed
 
         dist: Any = distributed  # untyped library
         self._runner = runner or default_runner()
+        # Every result re-played before it is stored (honest.py); off only
+        # for test runners that play no real game (and so write no replay).
+        self._check = check
+        self.refused: dict[str, str] = {}  # worker address -> why it was refused
+        self._sandbox = sandbox
+        self._me = identity()
+        self._admitted: set[str] = set()  # workers whose identity was checked (cluster.py)
         self._cluster: Any = None
         level = logging.ERROR if quiet else logging.WARNING
         # CPU slots are known here only for a LocalCluster (this machine);
@@ -232,8 +246,53 @@ class DaskExecutor:
                     raise ExecutorError(
                         f"dask scheduler {address}: cannot connect: {exc}") from None
             self._client.register_plugin(_worker_plugin(slots), name="arena-match-process")
-        info = self._client.scheduler_info()
-        self.workers = max(1, sum(int(w.get("nthreads", 1)) for w in info["workers"].values()))
+        self.workers = max(1, self._wait_for_workers(address))
+
+    def _wait_for_workers(self, address: str) -> int:
+        """The threads of the workers that may play this run, once there is
+        one; ExecutorError when none joins in time or every one is refused."""
+        deadline = time.monotonic() + WORKERS_SECONDS
+        while True:
+            good = self._admit()
+            if good:
+                info = self._client.scheduler_info()["workers"]
+                return sum(int(info[w].get("nthreads", 1)) for w in good if w in info)
+            if time.monotonic() > deadline:
+                if self.refused:
+                    raise ExecutorError(f"dask scheduler {address}: no worker can play this run"
+                                        f" ({'; '.join(sorted(set(self.refused.values())))})")
+                raise ExecutorError(f"dask scheduler {address}: no worker joined within "
+                                    f"{WORKERS_SECONDS:.0f} s (arena worker --scheduler "
+                                    f"{address} on each machine)")
+            time.sleep(0.2)
+
+    def _admit(self) -> list[str]:
+        """The workers that may be sent matches now: each new one asked once
+        what it plays with (cluster.identity), and refused if it cannot
+        play this run (another arena or engine, a sandbox level missing)."""
+        workers = self._client.scheduler_info()["workers"]
+        new = [w for w in workers if w not in self._admitted and w not in self.refused]
+        if new:
+            answers = self._client.run(identity, workers=new, on_error="return")
+            for worker, answer in answers.items():
+                why = (refusal(answer, self._me, self._sandbox) if isinstance(answer, Identity)
+                       else f"it did not say what it plays with ({_error_text(answer)})")
+                if why:
+                    self._refuse(worker, why, workers[worker].get("name"))
+                else:
+                    self._admitted.add(worker)
+        return [w for w in workers if w in self._admitted and w not in self.refused]
+
+    def _refuse(self, worker: str, why: str, name: Any = None) -> None:
+        """Send `worker` no further match; it is told why (and exits if it
+        is an `arena worker`), and the run says the same line."""
+        self.refused[worker] = why
+        if name is None:
+            name = self._client.scheduler_info()["workers"].get(worker, {}).get("name")
+        named = f" ({name})" if name is not None and str(name) != worker else ""
+        log.warning("dask worker %s%s refused: %s", worker, named, why)
+        with contextlib.suppress(Exception):  # gone already: nothing to tell
+            self._client.run(refuse_here, why, workers=[worker], on_error="ignore")
 
     def warm(self) -> None:
         """Start every worker's match process and import the runner there."""
@@ -248,35 +307,88 @@ class DaskExecutor:
         futures: dict[Any, MatchSpec] = {}
         batch: Any = dist.as_completed(with_results=False)
         in_flight = 0
+        refusals: dict[str, int] = {}  # match id -> results of it refused
+
+        def submit(spec: MatchSpec) -> bool:
+            """Send `spec` to the workers not refused; False if none is left."""
+            nonlocal in_flight
+            # Only to workers checked and not refused (a worker that joins
+            # later is checked at its first chance here).
+            good = self._admit()
+            if not good:
+                return False
+            future = self._client.submit(_cluster_task, self._runner, spec, pure=False,
+                                         workers=good, allow_other_workers=False)
+            futures[future.key] = spec
+            batch.add(future)
+            in_flight += 1
+            return True
 
         def submit_more() -> None:
-            nonlocal in_flight
             while in_flight < window:
                 spec = gate.take()
                 if spec is None:
                     return
-                future = self._client.submit(_in_match_process, self._runner, spec, pure=False)
-                futures[future.key] = spec
-                batch.add(future)
-                in_flight += 1
+                if not submit(spec):
+                    gate.finished(spec)
+                    failed.append(Outcome(spec.match_id, None, NO_WORKER_LEFT))
 
+        failed: list[Outcome] = []
         submit_more()
-        while in_flight:
+        while in_flight or failed:
+            if failed:
+                yield failed.pop(0)
+                continue
             future = next(batch)
             in_flight -= 1
             spec = futures.pop(future.key)
-            gate.finished(spec)
             match_id = spec.match_id
+            outcome: Outcome | None
             if future.status == "finished":
-                yield Outcome(match_id, future.result())
+                outcome = self._accepted(future, spec)
             else:
                 try:
                     exc = future.exception()
-                    yield Outcome(match_id, None, _error_text(exc))
+                    outcome = Outcome(match_id, None, _error_text(exc))
                 except Exception as lost:  # noqa: BLE001 - cancelled, or the worker vanished
-                    yield Outcome(match_id, None, _error_text(lost))
+                    outcome = Outcome(match_id, None, _error_text(lost))
             future.release()
+            if outcome is None:  # refused: played again by another worker
+                refusals[match_id] = refusals.get(match_id, 0) + 1
+                if refusals[match_id] > MAX_REFUSALS:
+                    outcome = Outcome(match_id, None, f"{refusals[match_id]} results of it "
+                                      "were refused (docs/tournaments.md, 'Running on other "
+                                      "machines')")
+                elif not submit(spec):
+                    outcome = Outcome(match_id, None, NO_WORKER_LEFT)
+            if outcome is not None:
+                gate.finished(spec)
+                yield outcome
             submit_more()
+
+    def _accepted(self, future: Any, spec: MatchSpec) -> Outcome | None:
+        """The outcome of a finished task, or None when its result is
+        refused: its replay does not re-play to it (honest.check), or its
+        worker was refused before. A refused worker is sent no further
+        match (play), and its results still to come are refused too."""
+        returned = future.result()
+        if not self._check and isinstance(returned, Returned):
+            return Outcome(spec.match_id, honest.stored(spec, returned))
+        # Who ran it, as the scheduler knows (the task's own word could be forged).
+        held = self._client.who_has(future).get(future.key, ())
+        worker = str(held[0]) if held else "?"
+        if worker in self.refused:
+            return None
+        try:
+            if not isinstance(returned, Returned):  # something else entirely: no honest worker
+                raise honest.ReplayMismatch(
+                    f"match {spec.match_id}: the worker sent a {type(returned).__name__}")
+            honest.check(spec, returned)
+        except honest.ReplayMismatch as exc:
+            self._refuse(worker, f"{exc} (a result its replay does not re-play to: the match "
+                         "is played again by another worker)")
+            return None
+        return Outcome(spec.match_id, honest.stored(spec, returned))
 
     def terminate_workers(self) -> None:
         """The run is being stopped: the matches in play on this run's own

@@ -160,9 +160,10 @@ class LocalPool:
 
 def make_executor(kind: str, workers: int, dask_address: str = "",
                   runner: Runner | None = None, quiet: bool = False,
-                  pin_cpus: bool = True) -> Executor:
+                  pin_cpus: bool = True, sandbox: str = "auto") -> Executor:
+    """`sandbox`: the run's level, which a Dask worker must offer to be sent its matches."""
     if kind == "dask":
         from arena.tournament.dask_executor import DaskExecutor  # dask only when asked for
 
-        return DaskExecutor(dask_address, workers, runner, quiet, pin_cpus)
+        return DaskExecutor(dask_address, workers, runner, quiet, pin_cpus, sandbox=sandbox)
     return LocalPool(workers, runner, pin_cpus)

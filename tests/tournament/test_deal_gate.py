@@ -89,7 +89,8 @@ def _specs(work: Path) -> list[MatchSpec]:
 def test_executors_never_play_two_matches_on_the_same_deals_at_once(
         tmp_path: Path, kind: str) -> None:
     executor = (LocalPool(2, overlap_runner, pin_cpus=False) if kind == "local"
-                else DaskExecutor("local", 2, overlap_runner, quiet=True, pin_cpus=False))
+                else DaskExecutor("local", 2, overlap_runner, quiet=True, pin_cpus=False,
+                                  check=False))
     try:
         outcomes = list(executor.play(_specs(tmp_path)))
     finally:

@@ -55,7 +55,7 @@ def test_dask_local_cluster_with_two_workers(five, make_tournament) -> None:
     executors = []
 
     def factory() -> DaskExecutor:
-        executor = DaskExecutor("local", 2, fake_run_match, quiet=True)
+        executor = DaskExecutor("local", 2, fake_run_match, quiet=True, check=False)
         executors.append(executor)
         return executor
 
@@ -143,7 +143,8 @@ def test_dask_executor_connects_to_a_running_scheduler(five, make_tournament) ->
                       dashboard_address=None) as cluster:
         address = cluster.scheduler_address
         assert address.startswith("tcp://127.0.0.1:")
-        summary = run_with(remote, lambda: DaskExecutor(address, 0, fake_run_match, quiet=True))
+        summary = run_with(remote, lambda: DaskExecutor(address, 0, fake_run_match, quiet=True,
+                                                        check=False))
         assert summary.finished == 60
     assert rows_json(inline) == rows_json(remote)
 

@@ -1,0 +1,123 @@
+"""A real Dask scheduler and real `arena worker` processes on loopback, each
+in a folder of its own: the faults a cluster of other machines brings are
+survived, and the stored results are those of a run without them.
+
+The field is three sample bots in short games (target 500, at most 4
+deals); one duplicate set: 6 matches. The reference is the same
+tournament on the local pool."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from clihelp import ROOT, cli, refused
+
+from tournament.cluster import cluster
+
+FIELD = [ROOT / "sample_bots" / "greedy", ROOT / "sample_bots" / "random",
+         ROOT / "tournaments" / "sample" / "random_b"]
+
+
+def write_tournament(folder: Path, field: list[Path] = FIELD) -> Path:
+    folder.mkdir(parents=True)
+    listed = ", ".join(f'"{p}"' for p in field)
+    (folder / "tournament.toml").write_text(f'''
+name = "cluster"
+seed = 42
+duplicate_sets = 1
+sandbox = "process"
+replays = true
+bootstrap = 20
+bots = [{listed}]
+[rules]
+preset = "standard"
+target = 500
+max_deals = 4
+[time_control]
+per_move = 5.0
+bank = 60.0
+startup = 60.0
+''')
+    return folder
+
+
+def results(folder: Path) -> dict[str, object]:
+    """What each match produced, without wall-clock times and paths."""
+    out: dict[str, object] = {}
+    with sqlite3.connect(folder / "tournament.sqlite") as db:
+        for match_id, status, text in db.execute(
+                "SELECT match_id, status, result FROM matches ORDER BY match_id"):
+            r = json.loads(text)
+            out[match_id] = (status, r["finish"], r["deals"], [
+                (s["bot"], s["total"], s["place"], s["status"], s["faults"]) for s in r["seats"]])
+    return out
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = write_tournament(tmp_path_factory.mktemp("reference") / "t")
+    done = cli("tournament", "run", folder, "--quiet", "--concurrency", "2", timeout=300)
+    assert done.returncode == 0, done.stderr
+    return folder
+
+
+def other_engine(tmp: Path) -> Path:
+    """A copy of this arena whose rules engine differs by one comment: an
+    arena of another engine version, for a worker's PYTHONPATH."""
+    copy = tmp / "other-arena"
+    shutil.copytree(ROOT / "arena", copy / "arena",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    with (copy / "arena" / "game" / "__init__.py").open("a") as f:
+        f.write("# another engine version\n")
+    return copy
+
+
+@pytest.mark.slow
+def test_forging_and_mismatched_workers_are_refused_and_results_are_a_clean_runs(
+        reference: Path, tmp_path: Path) -> None:
+    folder = write_tournament(tmp_path / "t")
+    with cluster(tmp_path / "cluster") as c:
+        c.worker("honest")
+        c.worker("forger", env={"PYTHONPATH": str(Path(__file__).parent / "forger")})
+        stranger = c.worker("stranger", env={"PYTHONPATH": str(other_engine(tmp_path))},
+                            wait=True)
+        run = cli("tournament", "run", folder, "--dask", c.address, timeout=300)
+        assert run.returncode == 0, run.stderr[-3000:]
+        assert "6/6 matches finished (6 played now, 0 failed)" in run.stdout
+        # The stranger: one line on each side, and it is gone.
+        said = [line for line in run.stderr.splitlines() if "(stranger) refused:" in line]
+        assert len(said) == 1 and "rules engine and referee" in said[0], run.stderr[-3000:]
+        assert stranger.wait(timeout=30) == 1
+        told = [line for line in c.log("stranger").splitlines() if "refused by the" in line]
+        assert told == ["arena worker stranger: refused by the coordinator: "
+                        + said[0].split(" refused: ", 1)[1]], c.log("stranger")[-2000:]
+        # The forger: refused at its first forged result, named with the difference.
+        forged = [line for line in run.stderr.splitlines() if "(forger) refused:" in line]
+        assert len(forged) == 1 and "its result records totals" in forged[0], run.stderr
+        assert c.procs["forger"].wait(timeout=30) == 1
+        assert c.procs["honest"].poll() is None
+        left = c.close()
+    assert left == []
+    assert results(folder) == results(reference)
+    replays = sorted(p.name for p in (folder / "replays").iterdir())
+    assert len(replays) == 6 and all(name.endswith(".jsonl") for name in replays)
+    assert cli("tournament", "run", folder).stdout.count("0 played now") == 1  # nothing twice
+
+
+@pytest.mark.slow
+def test_arena_worker_refuses_to_start_with_one_line(tmp_path: Path) -> None:
+    from arena.sandbox import LEVELS, available_levels
+
+    refused(cli("worker", "--scheduler", "10.0.0.1:8786", cwd=tmp_path),
+            "--scheduler '10.0.0.1:8786': expected tcp://host:port")
+    refused(cli("worker", "--scheduler", "tcp://127.0.0.1:8786", "--sandbox", "vm",
+                cwd=tmp_path), "--sandbox 'vm': expected auto, ")
+    missing = [level for level in LEVELS if level not in available_levels()]
+    if missing:
+        refused(cli("worker", "--scheduler", "tcp://127.0.0.1:8786", "--sandbox", missing[0],
+                    cwd=tmp_path), f"sandbox level {missing[0]} is not available on this machine")
+    assert list(tmp_path.iterdir()) == []  # nothing written
