@@ -172,8 +172,8 @@ WORKERS_SECONDS = 60
 
 # Results of one match refused (honest.check) before it is failed for this run.
 MAX_REFUSALS = 3
-NO_WORKER_LEFT = ("no Dask worker is left to play it: every one sent a result its replay "
-                  "does not re-play to, and was refused")
+NO_WORKER_LEFT = (f"no Dask worker that may play it was left for {WORKERS_SECONDS} s: every "
+                  "one was refused (the run's lines say why) or left")
 
 
 def _cluster_task(runner: Runner, spec: MatchSpec) -> Returned:
@@ -291,12 +291,19 @@ class DaskExecutor:
             name = self._client.scheduler_info()["workers"].get(worker, {}).get("name")
         named = f" ({name})" if name is not None and str(name) != worker else ""
         log.warning("dask worker %s%s refused: %s", worker, named, why)
+        told: dict[str, Any] = {}
         with contextlib.suppress(Exception):  # gone already: nothing to tell
-            self._client.run(refuse_here, why, workers=[worker], on_error="ignore")
+            told = self._client.run(refuse_here, why, workers=[worker], on_error="ignore")
+        if told.get(worker) is not True:
+            # Not an `arena worker` (which leaves once told): the scheduler
+            # closes it, and what it held goes to the others.
+            with contextlib.suppress(Exception):
+                self._client.retire_workers([worker], close_workers=True)
 
     def warm(self) -> None:
         """Start every worker's match process and import the runner there."""
-        self._client.run(_in_match_process, _warm_up, self._runner.__module__)
+        self._client.run(_in_match_process, _warm_up, self._runner.__module__,
+                         workers=self._admit())
 
     def play(self, specs: Iterable[MatchSpec]) -> Iterator[Outcome]:
         import distributed
@@ -310,15 +317,19 @@ class DaskExecutor:
         refusals: dict[str, int] = {}  # match id -> results of it refused
 
         def submit(spec: MatchSpec) -> bool:
-            """Send `spec` to the workers not refused; False if none is left."""
+            """Send `spec` to the cluster; False if no worker that may play
+            is left (none joined within WORKERS_SECONDS of the last refusal)."""
             nonlocal in_flight
-            # Only to workers checked and not refused (a worker that joins
-            # later is checked at its first chance here).
-            good = self._admit()
-            if not good:
-                return False
-            future = self._client.submit(_cluster_task, self._runner, spec, pure=False,
-                                         workers=good, allow_other_workers=False)
+            # Not restricted to the workers admitted: a task restricted to
+            # workers that all died would wait forever. A refused worker has
+            # left (refuse_here) or was retired; one that joins later is
+            # checked here, or as its first result comes back (_accepted).
+            deadline = time.monotonic() + WORKERS_SECONDS
+            while not self._admit():
+                if time.monotonic() > deadline:
+                    return False
+                time.sleep(0.2)
+            future = self._client.submit(_cluster_task, self._runner, spec, pure=False)
             futures[future.key] = spec
             batch.add(future)
             in_flight += 1
@@ -377,7 +388,8 @@ class DaskExecutor:
         # Who ran it, as the scheduler knows (the task's own word could be forged).
         held = self._client.who_has(future).get(future.key, ())
         worker = str(held[0]) if held else "?"
-        if worker in self.refused:
+        self._admit()  # a worker that joined since the last match was handed out
+        if worker not in self._admitted or worker in self.refused:
             return None
         try:
             if not isinstance(returned, Returned):  # something else entirely: no honest worker

@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
-from clihelp import ROOT, cli, refused
+from clihelp import ROOT, cli, refused, start
 
 from tournament.cluster import cluster
 
@@ -81,24 +82,32 @@ def test_forging_and_mismatched_workers_are_refused_and_results_are_a_clean_runs
         reference: Path, tmp_path: Path) -> None:
     folder = write_tournament(tmp_path / "t")
     with cluster(tmp_path / "cluster") as c:
-        c.worker("honest")
-        c.worker("forger", env={"PYTHONPATH": str(Path(__file__).parent / "forger")})
-        stranger = c.worker("stranger", env={"PYTHONPATH": str(other_engine(tmp_path))},
-                            wait=True)
-        run = cli("tournament", "run", folder, "--dask", c.address, timeout=300)
-        assert run.returncode == 0, run.stderr[-3000:]
-        assert "6/6 matches finished (6 played now, 0 failed)" in run.stdout
+        stranger = c.worker("stranger", env={"PYTHONPATH": str(other_engine(tmp_path))})
+        forger = c.worker("forger", env={"PYTHONPATH": str(Path(__file__).parent / "forger")})
+        run = start("tournament", "run", folder, "--dask", c.address, stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE, text=True)
+        try:
+            # The forger is the only worker the run may use: its first
+            # result is refused, and it leaves; the honest worker joins after.
+            assert forger.wait(timeout=120) == 1
+            c.worker("honest")
+            out, err = run.communicate(timeout=300)
+        finally:
+            if run.poll() is None:
+                run.kill()
+        assert run.returncode == 0, err[-3000:]
+        assert "6/6 matches finished (6 played now, 0 failed)" in out
         # The stranger: one line on each side, and it is gone.
-        said = [line for line in run.stderr.splitlines() if "(stranger) refused:" in line]
-        assert len(said) == 1 and "rules engine and referee" in said[0], run.stderr[-3000:]
+        said = [line for line in err.splitlines() if "(stranger) refused:" in line]
+        assert len(said) == 1 and "rules engine and referee" in said[0], err[-3000:]
         assert stranger.wait(timeout=30) == 1
         told = [line for line in c.log("stranger").splitlines() if "refused by the" in line]
         assert told == ["arena worker stranger: refused by the coordinator: "
                         + said[0].split(" refused: ", 1)[1]], c.log("stranger")[-2000:]
-        # The forger: refused at its first forged result, named with the difference.
-        forged = [line for line in run.stderr.splitlines() if "(forger) refused:" in line]
-        assert len(forged) == 1 and "its result records totals" in forged[0], run.stderr
-        assert c.procs["forger"].wait(timeout=30) == 1
+        # The forger: refused at its first forged result, the difference named.
+        forged = [line for line in err.splitlines() if "(forger) refused:" in line]
+        assert len(forged) == 1 and "its result records totals" in forged[0], err[-3000:]
+        assert "refused by the coordinator: match " in c.log("forger")
         assert c.procs["honest"].poll() is None
         left = c.close()
     assert left == []
