@@ -164,8 +164,25 @@ def _worker_plugin(slots: list[tuple[int, ...]]) -> Any:
     return MatchProcessPlugin(slots)
 
 
-# Seconds to reach a running Dask scheduler before the run gives up.
+# Seconds to reach a running Dask scheduler before the run gives up; the
+# environment variable sets another (a slow link; a test that checks the
+# refusal need not wait the 10 s out).
 CONNECT_SECONDS = 10
+CONNECT_SECONDS_VAR = "ARENA_DASK_CONNECT_SECONDS"
+
+
+def connect_seconds() -> float:
+    """CONNECT_SECONDS, or ARENA_DASK_CONNECT_SECONDS when set (seconds > 0)."""
+    raw = os.environ.get(CONNECT_SECONDS_VAR, "").strip()
+    if not raw:
+        return CONNECT_SECONDS
+    try:
+        seconds = float(raw)
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds < float("inf"):
+        raise ExecutorError(f"{CONNECT_SECONDS_VAR}={raw!r}: expected a number of seconds > 0")
+    return seconds
 
 # Seconds a run waits for a worker that may play it (dask_executor._wait_for_workers).
 WORKERS_SECONDS = 60
@@ -240,8 +257,9 @@ class DaskExecutor:
                                           "dashboard_address": "127.0.0.1:0"})
                 self._client: Any = dist.Client(self._cluster)
             else:
+                timeout = connect_seconds()
                 try:
-                    self._client = dist.Client(address, timeout=CONNECT_SECONDS)
+                    self._client = dist.Client(address, timeout=timeout)
                 except (OSError, ValueError) as exc:  # TimeoutError is an OSError
                     raise ExecutorError(
                         f"dask scheduler {address}: cannot connect: {exc}") from None

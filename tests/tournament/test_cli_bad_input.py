@@ -10,7 +10,14 @@ import threading
 from pathlib import Path
 
 import pytest
-from clihelp import cli, refused
+from clihelp import cli, cli_here, refused
+
+from arena.tournament.dask_executor import (
+    CONNECT_SECONDS,
+    CONNECT_SECONDS_VAR,
+    ExecutorError,
+    connect_seconds,
+)
 
 from .folders import dump, random_bot, write
 
@@ -33,12 +40,15 @@ def test_real_tournament_settings_bots_and_removed_sources(tmp_path: Path) -> No
     board = tmp_path / "board"
     # (Not published yet: a published seed would refuse the bots added below.)
 
+    # Each refusal below once through the real command, the rest in-process
+    # (the same main(), its output captured: no interpreter to start).
     write(folder, bots, seed=4)  # a changed seed: every command refuses, nothing changes
-    for args in (("tournament", "run", folder), ("tournament", "status", folder),
-                 ("leaderboard", "show", folder),
-                 ("leaderboard", "publish", folder, "--out", tmp_path / "other")):
-        refused(cli(*args), "tournament.toml: seed changed from 3 to 4 since results were "
-                            "stored; start a new tournament folder (or restore the setting)")
+    for n, args in enumerate((("tournament", "run", folder), ("tournament", "status", folder),
+                              ("leaderboard", "show", folder),
+                              ("leaderboard", "publish", folder, "--out", tmp_path / "other"))):
+        refused((cli if n == 0 else cli_here)(*args),
+                "tournament.toml: seed changed from 3 to 4 since results were "
+                "stored; start a new tournament folder (or restore the setting)")
     assert dump(folder) == before and not (tmp_path / "other").exists()
 
     # A mistyped or duplicated bot path is refused by the read commands too:
@@ -50,12 +60,12 @@ def test_real_tournament_settings_bots_and_removed_sources(tmp_path: Path) -> No
         for args in (("tournament", "run", folder), ("tournament", "status", folder),
                      ("leaderboard", "show", folder),
                      ("leaderboard", "publish", folder, "--out", tmp_path / "other")):
-            refused(cli(*args), message)
-    assert "is listed twice (also bots[1])" in cli("leaderboard", "show", folder).stderr
+            refused((cli if args[1] == "publish" else cli_here)(*args), message)
+    assert "is listed twice (also bots[1])" in cli_here("leaderboard", "show", folder).stderr
     assert dump(folder) == before and not (tmp_path / "other").exists()
 
     write(folder, bots)
-    refused(cli("bot", "add", folder, bots[0]), "bot 'rb' is listed in")
+    refused(cli_here("bot", "add", folder, bots[0]), "bot 'rb' is listed in")
     # A bot whose program is not built yet would crash in every match: refused
     # when submitted and when listed, and nothing stored changes.
     unbuilt = tmp_path / "unbuilt"
@@ -64,9 +74,9 @@ def test_real_tournament_settings_bots_and_removed_sources(tmp_path: Path) -> No
     (unbuilt / "Makefile").write_text("bot: bot.c\n\tcc -o bot bot.c\n")
     refused(cli("bot", "add", folder, unbuilt),
             "bot.toml: key 'run': program './bot' not found in ")
-    assert "build the bot first" in cli("bot", "add", folder, unbuilt).stderr
+    assert "build the bot first" in cli_here("bot", "add", folder, unbuilt).stderr
     write(folder, [*bots, unbuilt])
-    refused(cli("tournament", "run", folder), "key 'bots[3]': ")
+    refused(cli_here("tournament", "run", folder), "key 'bots[3]': ")
     write(folder, bots)
     assert dump(folder) == before
     # a 4th bot that sorts first: only its 3 tables are played
@@ -81,7 +91,7 @@ def test_real_tournament_settings_bots_and_removed_sources(tmp_path: Path) -> No
     (bots[1] / "bot.py").write_text((bots[1] / "bot.py").read_text() + "\n# tweaked\n")
     assert "24/24 matches finished (18 played now, 0 failed)" in cli(
         "tournament", "run", folder).stdout
-    lines = cli("tournament", "status", folder).stdout.splitlines()
+    lines = cli_here("tournament", "status", folder).stdout.splitlines()
     assert lines[0] == "cli: finished 24 (of 24 for the current bots)", lines
     assert lines[5].startswith("earlier versions (18 stored matches") and len(lines) == 7, lines
     assert lines[6].startswith("  rc 1.0.0 [") and lines[3].startswith("  rc 1.0.0 ["), lines
@@ -91,11 +101,11 @@ def test_real_tournament_settings_bots_and_removed_sources(tmp_path: Path) -> No
     # added now would be dealt from it, its author knowing every hand.
     assert "seed revealed: 3" in cli("leaderboard", "publish", folder, "--out", board).stdout
     published = dump(folder)
-    refused(cli("bot", "add", folder, random_bot(tmp_path, "re")),
+    refused(cli_here("bot", "add", folder, random_bot(tmp_path, "re")),
             "re: refused: the seed of ")  # before its validation match: nothing stored
     assert dump(folder) == published and not (folder / "bots" / "re").exists()
     write(folder, [tmp_path / "re", tmp_path / "ra", *bots])
-    refused(cli("tournament", "run", folder), "tournament.toml: the tournament seed was "
+    refused(cli_here("tournament", "run", folder), "tournament.toml: the tournament seed was "
             "published (arena leaderboard publish) before re 1.0.0 joined; its matches would "
             "be dealt from that seed, and anyone could deal every hand: play new bots and "
             "versions in a new tournament folder (arena tournament new)")
@@ -110,11 +120,11 @@ def test_real_tournament_settings_bots_and_removed_sources(tmp_path: Path) -> No
     # ...but it tells that the next run cannot start, in the words the run uses
     assert status.stderr.startswith("warning: ") and "key 'bots[0]'" in status.stderr, status
     assert "`arena tournament run` refuses to start until this is fixed" in status.stderr
-    shown = cli("leaderboard", "show", folder)
+    shown = cli_here("leaderboard", "show", folder)
     assert shown.returncode == 0 and "24 of 24 matches" in shown.stdout
-    assert cli("leaderboard", "publish", folder, "--out", board).returncode == 0
+    assert cli_here("leaderboard", "publish", folder, "--out", board).returncode == 0
     assert "| ra |" in (board / "leaderboard.md").read_text()  # 4 bots now
-    refused(cli("tournament", "run", folder), "key 'bots[0]'")  # playing needs them
+    refused(cli_here("tournament", "run", folder), "key 'bots[0]'")  # playing needs them
 
 
 def test_status_warns_of_what_would_stop_the_next_run(tmp_path: Path) -> None:
@@ -156,7 +166,7 @@ def test_unreadable_inputs_are_one_line(tmp_path: Path) -> None:
     refused(cli("tournament", "status", folder), "not a usable tournament store")
     refused(cli("tournament", "run", folder), "not a usable tournament store")
     refused(cli("leaderboard", "show", folder), "not a usable tournament store")
-    refused(cli("bot", "add", folder, random_bot(tmp_path, "re")), "not a usable tournament store")
+    refused(cli_here("bot", "add", folder, random_bot(tmp_path, "re")), "not a usable tournament store")
     assert (folder / "tournament.sqlite").read_bytes() == b"this is not sqlite" * 100
 
     latin = tmp_path / "latin"
@@ -256,19 +266,38 @@ def test_dask_addresses_that_cannot_work_are_one_line(tmp_path: Path) -> None:
     bots = [random_bot(tmp_path, n) for n in ("rb", "rc", "rd")]
     folder = tmp_path / "t"
     write(folder, bots, seed=8_123_456_789_012_345)  # long: no seed warning beside the error
-    # Well formed, but no scheduler listens there (a loopback port nothing serves).
-    refused(cli("tournament", "run", folder, "-q", "--dask", "tcp://127.0.0.1:9"),
-            "dask scheduler tcp://127.0.0.1:9: cannot connect")
+    # Well formed, but no scheduler listens there (a loopback port nothing
+    # serves): refused after the connect timeout, set to 1 s (not 10 s to wait out).
+    quick = {**os.environ, CONNECT_SECONDS_VAR: "1"}
+    refused(cli("tournament", "run", folder, "-q", "--dask", "tcp://127.0.0.1:9", env=quick),
+            "dask scheduler tcp://127.0.0.1:9: cannot connect: Timed out trying to connect to "
+            "tcp://127.0.0.1:9 after 1 s")
     assert "6/6 matches finished (6 played now" in cli("tournament", "run", folder).stdout
     stored = dump(folder)
     toml = folder / "tournament.toml"
     settings = toml.read_text()
-    for address in ("tcp://", "tcp://127.0.0.1", "tcp://:8786", "tcp://127.0.0.1:http", "127.0.0.1:8786"):
-        refused(cli("tournament", "run", folder, "--dask", address), f"--dask {address!r}")
+    # Malformed: refused before anything starts. Each form once through the
+    # real command, the rest in-process (the same main(), no interpreter to start).
+    for n, address in enumerate(("tcp://", "tcp://127.0.0.1", "tcp://:8786", "tcp://127.0.0.1:http",
+                                 "127.0.0.1:8786")):
+        run = cli if n == 0 else cli_here
+        refused(run("tournament", "run", folder, "--dask", address), f"--dask {address!r}")
         toml.write_text(settings.replace('name = "cli"\n', f'name = "cli"\ndask_address = "{address}"\n'))
-        refused(cli("tournament", "run", folder), f"key 'dask_address': {address!r}")
+        refused(run("tournament", "run", folder), f"key 'dask_address': {address!r}")
         toml.write_text(settings)
     assert dump(folder) == stored
+
+
+def test_the_dask_connect_timeout_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(CONNECT_SECONDS_VAR, raising=False)
+    assert connect_seconds() == CONNECT_SECONDS == 10
+    monkeypatch.setenv(CONNECT_SECONDS_VAR, " 2.5 ")
+    assert connect_seconds() == 2.5
+    for bad in ("soon", "0", "-1", "nan", "inf"):
+        monkeypatch.setenv(CONNECT_SECONDS_VAR, bad)
+        with pytest.raises(ExecutorError, match=f"^{CONNECT_SECONDS_VAR}='{bad}': expected a "
+                                                "number of seconds > 0$"):
+            connect_seconds()
 
 
 @pytest.mark.slow
