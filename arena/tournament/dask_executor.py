@@ -184,6 +184,7 @@ def connect_seconds() -> float:
         raise ExecutorError(f"{CONNECT_SECONDS_VAR}={raw!r}: expected a number of seconds > 0")
     return seconds
 
+
 # Seconds a run waits for a worker that may play it (dask_executor._wait_for_workers).
 WORKERS_SECONDS = 60
 
