@@ -10,11 +10,9 @@ this machine is refused unless the author says `--insecure`.
 
 from __future__ import annotations
 
-import io
 import ipaddress
 import json
 import os
-import tarfile
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -23,7 +21,8 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from arena.ladder.errors import LadderError
-from arena.sandbox.botfile import BotFileError, bot_files, load_bot
+from arena.sandbox import botpack
+from arena.sandbox.botfile import BotFileError, load_bot
 
 TOKEN_ENV = "ARENA_TOKEN"
 TOKEN_FILE_ENV = "ARENA_TOKEN_FILE"
@@ -95,23 +94,10 @@ def pack(folder: Path) -> bytes:
         load_bot(folder, hashed=False)
     except BotFileError as exc:
         raise LadderError(str(exc)) from None
-    files = bot_files(folder)
-    for rel, path in files:
-        if path.is_symlink():
-            raise LadderError(f"{folder / rel}: a symbolic link; the ladder takes plain files only")
-    for path in folder.rglob("*"):
-        if path.is_symlink() and path.is_dir():
-            raise LadderError(f"{path}: a symbolic link; the ladder takes plain files only")
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w:gz", compresslevel=9) as tar:
-        for rel, path in files:
-            data = path.read_bytes()
-            info = tarfile.TarInfo(rel)
-            info.size = len(data)
-            info.mode = 0o755 if os.access(path, os.X_OK) else 0o644
-            info.mtime = 0
-            tar.addfile(info, io.BytesIO(data))
-    return buf.getvalue()
+    try:
+        return botpack.pack(folder)
+    except botpack.PackError as exc:
+        raise LadderError(f"{exc}; the ladder takes plain files only") from None
 
 
 @dataclass(frozen=True)

@@ -19,11 +19,15 @@ import hashlib
 import logging
 import signal
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import arena
+from arena.manifest import BotSpec
+from arena.referee.spec import MatchSpec
+from arena.sandbox import botpack
+from arena.sandbox.botfile import folder_hash
 from arena.sandbox.levels import available_levels
 from arena.tournament.bundle_format import arena_version
 
@@ -91,6 +95,57 @@ def refusal(worker: Identity, coordinator: Identity, sandbox: str) -> str:
     return ""
 
 
+# --- bots by content hash ----------------------------------------------------
+
+# Where this worker keeps the bots it was sent, one folder per content hash
+# (`arena worker`: FOLDER/bots, kept from run to run; any other Dask
+# worker: its own scratch folder, gone with it).
+BOT_CACHE: Path | None = None
+_CHECKED: set[str] = set()  # cached folders whose hash this process has checked
+
+
+def bot_cache() -> Path:
+    if BOT_CACHE is not None:
+        return BOT_CACHE
+    import distributed
+
+    return Path(distributed.get_worker().local_directory) / "arena-bots"
+
+
+def pack_bot(bot: BotSpec) -> bytes:
+    """A bot's folder as its content hash counts it (symbolic links left
+    out, as the hash leaves them out), for the workers."""
+    return botpack.pack(Path(bot.path), links="skip")
+
+
+def localize(spec: MatchSpec, packs: dict[str, bytes]) -> MatchSpec:
+    """On the worker: `spec` with every bot's folder this worker's copy of
+    it, unpacked from `packs` (content hash -> pack) the first time, its
+    hash checked (PackError if it is not the bot's). A cached folder is
+    read-only, and checked again once per worker process."""
+    bots = []
+    for bot in spec.bots:
+        folder = bot_cache() / bot.content_hash
+        if not folder.is_dir():
+            botpack.unpack(packs[bot.content_hash], folder, bot.content_hash)
+            _read_only(folder)
+        elif bot.content_hash not in _CHECKED:
+            got = folder_hash(folder)
+            if got != bot.content_hash:
+                raise botpack.PackError(f"{folder}: this worker's copy of {bot.name} was "
+                                        f"changed (its files hash to {got[:12]})")
+        _CHECKED.add(bot.content_hash)
+        bots.append(replace(bot, path=str(folder)))
+    return replace(spec, bots=tuple(bots))
+
+
+def _read_only(folder: Path) -> None:
+    """No bot (nor anything else of this user's) changes a cached bot by mistake."""
+    for path in sorted(folder.rglob("*"), reverse=True):
+        if path.is_file():
+            path.chmod(path.stat().st_mode & 0o555)
+
+
 # --- the worker process ----------------------------------------------------
 
 _REFUSED: list[str] = []      # why the coordinator refused this worker
@@ -114,12 +169,13 @@ async def serve(scheduler: str, name: str, folder: Path, nthreads: int = 1,
     """Run a Dask worker of `scheduler` in this process until it is closed
     (SIGTERM, SIGINT, the scheduler gone) or refused; returns why it was
     refused ("" if it was not)."""
-    global _TOLD, _LOOP
+    global _TOLD, _LOOP, BOT_CACHE
     import dask
     import distributed
 
     dist: Any = distributed
     _TOLD, _LOOP = asyncio.Event(), asyncio.get_running_loop()
+    BOT_CACHE = folder / "bots"
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         _LOOP.add_signal_handler(sig, stop.set)

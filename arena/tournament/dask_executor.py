@@ -8,6 +8,7 @@ executors.py.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import logging
@@ -23,7 +24,15 @@ from typing import Any, TypeVar
 
 from arena.referee.spec import MatchSpec
 from arena.tournament import cpus, honest
-from arena.tournament.cluster import QUIET_WORKER_CONFIG, Identity, identity, refusal, refuse_here
+from arena.tournament.cluster import (
+    QUIET_WORKER_CONFIG,
+    Identity,
+    identity,
+    localize,
+    pack_bot,
+    refusal,
+    refuse_here,
+)
 from arena.tournament.deal_gate import DealGate
 from arena.tournament.honest import Returned
 from arena.tournament.worker import (
@@ -194,10 +203,14 @@ NO_WORKER_LEFT = (f"no Dask worker that may play it was left for {WORKERS_SECOND
                   "one was refused (the run's lines say why) or left")
 
 
-def _cluster_task(runner: Runner, spec: MatchSpec) -> Returned:
-    """The Dask task of a match: played in the worker's match process, its
-    replay recorded there and sent back with the result (honest.py)."""
-    return _in_match_process(functools.partial(honest.play_recorded, runner), spec)
+def _cluster_task(runner: Runner, spec: MatchSpec, packs: dict[str, bytes]) -> Returned:
+    """The Dask task of a match: its bots from `packs` (content hash ->
+    the folder packed, a Dask future each: shipped once to each worker)
+    into this worker's cache (cluster.localize), played in the worker's
+    match process, its replay recorded there and sent back with the result
+    (honest.py)."""
+    local = localize(spec, packs)
+    return _in_match_process(functools.partial(honest.play_recorded, runner), local)
 
 
 class DaskExecutor:
@@ -219,6 +232,7 @@ class DaskExecutor:
         self._sandbox = sandbox
         self._me = identity()
         self._admitted: set[str] = set()  # workers whose identity was checked (cluster.py)
+        self._scattered: dict[str, Any] = {}  # content hash -> its pack, a Dask future
         self._cluster: Any = None
         level = logging.ERROR if quiet else logging.WARNING
         # CPU slots are known here only for a LocalCluster (this machine);
@@ -319,6 +333,17 @@ class DaskExecutor:
             with contextlib.suppress(Exception):
                 self._client.retire_workers([worker], close_workers=True)
 
+    def _packs(self, spec: MatchSpec) -> dict[str, Any]:
+        """Each bot of `spec` packed once for the run and handed to Dask
+        (scattered to every worker admitted now; a worker that joins later
+        gets a copy from one of them when it first needs it)."""
+        for bot in spec.bots:
+            held = self._scattered.get(bot.content_hash)
+            if held is None or held.status != "finished":  # lost with the workers that held it
+                self._scattered[bot.content_hash] = self._client.scatter(
+                    pack_bot(bot), hash=False, broadcast=True, workers=self._admit() or None)
+        return {bot.content_hash: self._scattered[bot.content_hash] for bot in spec.bots}
+
     def warm(self) -> None:
         """Start every worker's match process and import the runner there."""
         self._client.run(_in_match_process, _warm_up, self._runner.__module__,
@@ -333,7 +358,7 @@ class DaskExecutor:
         futures: dict[Any, MatchSpec] = {}
         batch: Any = dist.as_completed(with_results=False)
         in_flight = 0
-        refusals: dict[str, int] = {}  # match id -> results of it refused
+        refusals: dict[tuple[str, str], int] = {}  # (match id, why) -> times played again
 
         def submit(spec: MatchSpec) -> bool:
             """Send `spec` to the cluster; False if no worker that may play
@@ -348,7 +373,8 @@ class DaskExecutor:
                 if time.monotonic() > deadline:
                     return False
                 time.sleep(0.2)
-            future = self._client.submit(_cluster_task, self._runner, spec, pure=False)
+            future = self._client.submit(_cluster_task, self._runner, spec, self._packs(spec),
+                                         pure=False)
             futures[future.key] = spec
             batch.add(future)
             in_flight += 1
@@ -375,26 +401,40 @@ class DaskExecutor:
             match_id = spec.match_id
             outcome: Outcome | None
             if future.status == "finished":
-                outcome = self._accepted(future, spec)
+                outcome, why = self._accepted(future, spec), "results of it were refused"
             else:
-                try:
-                    exc = future.exception()
-                    outcome = Outcome(match_id, None, _error_text(exc))
-                except Exception as lost:  # noqa: BLE001 - cancelled, or the worker vanished
-                    outcome = Outcome(match_id, None, _error_text(lost))
+                outcome, why = self._failed(future, spec), "times its worker was lost"
             future.release()
-            if outcome is None:  # refused: played again by another worker
-                refusals[match_id] = refusals.get(match_id, 0) + 1
-                if refusals[match_id] > MAX_REFUSALS:
-                    outcome = Outcome(match_id, None, f"{refusals[match_id]} results of it "
-                                      "were refused (docs/tournaments.md, 'Running on other "
-                                      "machines')")
+            if outcome is None:  # refused or lost: played again, by another worker
+                key = (match_id, why)
+                refusals[key] = refusals.get(key, 0) + 1
+                if refusals[key] > MAX_REFUSALS:
+                    outcome = Outcome(match_id, None, f"{refusals[key]} {why} (docs/"
+                                      "tournaments.md, 'Running on other machines')")
                 elif not submit(spec):
                     outcome = Outcome(match_id, None, NO_WORKER_LEFT)
             if outcome is not None:
                 gate.finished(spec)
                 yield outcome
             submit_more()
+
+    def _failed(self, future: Any, spec: MatchSpec) -> Outcome | None:
+        """The outcome of a task that did not finish, or None when it was
+        lost with its worker (killed, gone, or the bots' packs lost with
+        the only workers that held them): played again."""
+        import distributed
+
+        dist: Any = distributed
+        try:
+            exc = future.exception()
+        except Exception as lost:  # noqa: BLE001 - cancelled: its data went with a worker
+            exc = lost
+        if exc is None or isinstance(exc, (dist.KilledWorker, dist.client.FutureCancelledError,
+                                           asyncio.CancelledError)):
+            log.info("match %s: lost with its worker (%s); played again", spec.match_id,
+                     _error_text(exc) if exc is not None else future.status)
+            return None
+        return Outcome(spec.match_id, None, _error_text(exc))
 
     def _accepted(self, future: Any, spec: MatchSpec) -> Outcome | None:
         """The outcome of a finished task, or None when its result is

@@ -29,11 +29,13 @@ __all__ = ["ReplayMismatch", "Returned", "check", "play_recorded", "stored"]
 
 @dataclass(frozen=True)
 class Returned:
-    """What a cluster task sends back: the match's result and its replay's
-    text ("" when the runner wrote none)."""
+    """What a cluster task sends back: the match's result, its replay's
+    text ("" when the runner wrote none), and the logs of the seats with a
+    fault (file name, bytes) when the spec asks to keep them."""
 
     result: MatchResult
     replay: str
+    logs: tuple[tuple[str, bytes], ...] = ()
 
 
 def play_recorded(runner: Runner, spec: MatchSpec) -> Returned:
@@ -43,12 +45,15 @@ def play_recorded(runner: Runner, spec: MatchSpec) -> Returned:
     not the tournament keeps replays: without it nothing can be checked."""
     with tempfile.TemporaryDirectory(prefix="arena-match-") as tmp:
         path = os.path.join(tmp, "replay.jsonl")
-        result = runner(replace(spec, replay_path=path))
+        logs = Path(tmp) / "logs"
+        result = runner(replace(spec, replay_path=path,
+                                fault_logs_dir=str(logs) if spec.fault_logs_dir else ""))
         try:
             text = Path(path).read_text(encoding="utf-8")
         except (FileNotFoundError, UnicodeDecodeError):
             text = ""
-    return Returned(result, text)
+        kept = tuple((p.name, p.read_bytes()) for p in sorted(logs.glob("*")) if p.is_file())
+    return Returned(result, text, kept)
 
 
 def check(spec: MatchSpec, returned: Returned) -> None:
@@ -79,11 +84,20 @@ def check(spec: MatchSpec, returned: Returned) -> None:
 def stored(spec: MatchSpec, returned: Returned) -> MatchResult:
     """The checked result as the store keeps it: its replay written where
     the spec asks (if it asks), whole or not at all (a part file renamed),
-    and named there."""
+    and named there; the seats' logs it came with in the spec's folder for
+    them (only those named as the referee names them: this match's)."""
     if spec.replay_path and returned.replay:
-        target = Path(spec.replay_path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        part = target.with_name(f"{target.name}.{os.getpid()}.{secrets.token_hex(4)}.part")
-        part.write_text(returned.replay, encoding="utf-8")
-        os.replace(part, target)
+        _write(Path(spec.replay_path), returned.replay.encode("utf-8"))
+    if spec.fault_logs_dir:
+        for name, data in returned.logs:
+            if name.startswith(f"{spec.match_id}-seat") and name.endswith(".log") \
+                    and Path(name).name == name:
+                _write(Path(spec.fault_logs_dir) / name, data)
     return replace(returned.result, replay_path=spec.replay_path)
+
+
+def _write(target: Path, data: bytes) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    part = target.with_name(f"{target.name}.{os.getpid()}.{secrets.token_hex(4)}.part")
+    part.write_bytes(data)
+    os.replace(part, target)

@@ -9,6 +9,7 @@ tournament on the local pool."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 from clihelp import ROOT, cli, refused, start
 
+from arena.sandbox.botfile import folder_hash, load_bot
 from tournament.cluster import cluster
 
 FIELD = [ROOT / "sample_bots" / "greedy", ROOT / "sample_bots" / "random",
@@ -111,6 +113,15 @@ def test_forging_and_mismatched_workers_are_refused_and_results_are_a_clean_runs
         assert c.procs["honest"].poll() is None
         left = c.close()
     assert left == []
+    # The bots reached the workers by content hash, not by path: each
+    # worker that played has its own read-only copy of each, named by hash.
+    hashes = {load_bot(p).content_hash for p in FIELD}
+    for name in ("honest", "forger"):
+        cache = tmp_path / "cluster" / name / "arena-worker" / "bots"
+        assert {p.name for p in cache.iterdir()} == hashes
+        for h in hashes:
+            assert folder_hash(cache / h) == h
+            assert not os.access(cache / h / "bot.toml", os.W_OK) or os.geteuid() == 0
     assert results(folder) == results(reference)
     replays = sorted(p.name for p in (folder / "replays").iterdir())
     assert len(replays) == 6 and all(name.endswith(".jsonl") for name in replays)

@@ -13,8 +13,8 @@ from arena.tournament import dask_executor
 _played = dask_executor._cluster_task
 
 
-def _forged(runner: Any, spec: Any) -> Any:
-    returned = _played(runner, spec)
+def _forged(*task: Any) -> Any:
+    returned = _played(*task)
     seats = tuple(replace(s, total=s.total + 10) if s.seat == 0 else s
                   for s in returned.result.seats)
     return replace(returned, result=replace(returned.result, seats=seats))
