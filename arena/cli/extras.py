@@ -20,7 +20,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "tournament": ("trueskill", "numpy"),
     "dask": ("dask", "distributed"),
     "docker": ("docker", "requests", "urllib3"),
-    "web": ("starlette", "uvicorn", "websockets", "jinja2", "anyio"),
+    "web": ("starlette", "uvicorn", "websockets", "jinja2", "anyio", "httptools"),  # uvicorn imports httptools
     "env": ("pettingzoo", "gymnasium", "pyspiel", "open_spiel"),
 }
 _EXTRA_OF = {module: extra for extra, modules in EXTRAS.items() for module in modules}

@@ -113,7 +113,14 @@ def serve(
     from arena.ladder.errors import LadderError
     from arena.ladder.season import Season
     from arena.ladder.store import Store
-    from arena.tournament import TournamentError, dask_address_problem, make_executor
+    from arena.tournament import (
+        TournamentError,
+        dask_address_problem,
+        make_executor,
+        pin_process,
+        server_split,
+    )
+    from arena.web.listen import listen
 
     if dask and (problem := dask_address_problem(dask)):
         raise _fail(f"--dask: {problem}")
@@ -126,11 +133,17 @@ def serve(
     address = dask or config.dask_address
     count = config.workers if workers is None else workers
 
+    # The server's own CPU, the matches' slots on the others (where there
+    # is one to spare): readers of the pages never slow a bot's clock.
+    server_cpus, slots = server_split(count) if config.cpu_slots and kind == "local" and count \
+        else ((), None)
+
     def executor() -> Executor:
-        return make_executor(kind, count, address, quiet=True, pin_cpus=config.cpu_slots)
+        return make_executor(kind, count, address, quiet=True, pin_cpus=config.cpu_slots,
+                             slots=slots if server_cpus else None)
 
     try:
-        sock = socket.create_server((host, port))
+        sock = listen(host, port)
     except OSError as exc:
         store.close()
         raise _fail(f"--host {host} --port {port}: cannot listen there: {exc.strerror or exc}") from None
@@ -142,7 +155,11 @@ def serve(
                 season.start()
             except (LadderError, TournamentError) as exc:
                 raise _fail(str(exc)) from None
-            _serve(season, sock, config.quotas.connections)
+            note = ""
+            if server_cpus and pin_process(server_cpus):  # after the pool took its slots
+                note = (f"web server on CPU {','.join(map(str, server_cpus))}, matches on "
+                        f"CPUs {' | '.join(','.join(map(str, s)) for s in slots or [])}")
+            _serve(season, sock, config.quotas.connections, note)
     except KeyboardInterrupt as exc:
         if not signals.stopped:
             signals.signal = signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT
@@ -250,7 +267,7 @@ def finals(
                             reveal=False, site=True, bundle=True)
 
 
-def _serve(season: Season, sock: socket.socket, connections: int) -> None:
+def _serve(season: Season, sock: socket.socket, connections: int, note: str = "") -> None:
     import asyncio
     import logging
 
@@ -267,7 +284,8 @@ def _serve(season: Season, sock: socket.socket, connections: int) -> None:
     shown = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
     typer.echo(f"serving on http://{shown}:{bound[1]}/  (Ctrl-C stops)")
     typer.echo(f"ladder {season.config.name}: http://{shown}:{bound[1]}/ladder/ "
-               f"({season.workers} worker{'s' if season.workers != 1 else ''})")
+               f"({season.workers} worker{'s' if season.workers != 1 else ''}"
+               f"{'; ' + note if note else ''})")
     logging.basicConfig(level=logging.WARNING,
                         handlers=[terminal_handler("arena ladder: %(message)s")])
     logging.getLogger("arena.ladder").setLevel(logging.INFO)

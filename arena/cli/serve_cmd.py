@@ -38,9 +38,8 @@ def serve(
 ) -> None:
     """Serve the tournaments and replays as web pages (the replay player, live
     tournaments, match lists, per-bot pages, head-to-head)."""
-    import socket
-
     from arena.web.app import create_app
+    from arena.web.listen import listen
     from arena.web.sources import SourceError, catalog
 
     if not lobby:
@@ -82,7 +81,7 @@ def serve(
         the_lobby, extra = lobby_routes(bot or [], data, sandbox, grace, human_time, human_bank, sources)
     app = create_app(sources=sources, extra_routes=extra, warm=True)
     try:
-        sock = socket.create_server((host, port))
+        sock = listen(host, port)
     except OSError as exc:
         raise _fail(f"--host {host} --port {port}: cannot listen there: {exc.strerror or exc}") from None
     from arena.cli.stopping import StopSignals

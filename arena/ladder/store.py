@@ -62,6 +62,7 @@ class Store:
         self.path = Path(path)
         self.clock = clock
         self._lock = threading.RLock()
+        self._commits = 0   # this connection's; PRAGMA data_version counts the others'
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30,
@@ -111,6 +112,7 @@ class Store:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+            self._commits += 1
 
     def _all(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
@@ -405,9 +407,12 @@ class Store:
         return {r["status"]: r["n"] for r in self._all(
             "SELECT status, COUNT(*) AS n FROM blocks GROUP BY status")}
 
-    def version(self) -> tuple[object, ...]:
-        """Changes whenever a page's content may have: a block or a
-        submission changed (the live table's cache key)."""
-        b = self._one("SELECT COUNT(*) AS n, MAX(finished_at) AS f, MAX(id) AS i FROM blocks")
-        s = self._one("SELECT COUNT(*) AS n, MAX(updated_at) AS u FROM submissions")
-        return (tuple(b) if b else (), tuple(s) if s else ())
+    def version(self) -> tuple[int, int]:
+        """Changes whenever anything stored may have (the pages' cache key):
+        this connection's commits, and SQLite's data_version, which moves
+        when another connection commits (`arena ladder freeze` from another
+        process). Two counters: no table is read, so it costs the same on
+        the millionth block as on the first."""
+        with self._lock:
+            row = self._db.execute("PRAGMA data_version").fetchone()
+            return (self._commits, int(row[0]))

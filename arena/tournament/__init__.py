@@ -60,6 +60,7 @@ if TYPE_CHECKING:
     from arena.tournament.coordinator import (
         run as run_tournament,
     )
+    from arena.tournament.cpus import pin_process, server_split
     from arena.tournament.errors import (
         TournamentError,
     )
@@ -214,6 +215,7 @@ __all__ = [
     "not_needed",
     "parse_config",
     "parse_match_settings",
+    "pin_process",
     "plan_field",
     "publish_table",
     "rate_block",
@@ -223,6 +225,7 @@ __all__ = [
     "result_to_json",
     "run_tournament",
     "seed_warning",
+    "server_split",
     "table_of",
     "to_json",
     "to_markdown",
@@ -286,6 +289,8 @@ _HOME: dict[str, tuple[str, str]] = {
     "is_running": ("runlock", "is_running"),
     "load_config": ("config", "load_config"),
     "make_executor": ("executors", "make_executor"),
+    "pin_process": ("cpus", "pin_process"),
+    "server_split": ("cpus", "server_split"),
     "mark_revealed": ("secrecy", "mark_revealed"),
     "match_key": ("secrecy", "match_key"),
     "parse_match_settings": ("config", "parse_match_settings"),

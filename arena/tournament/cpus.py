@@ -58,6 +58,32 @@ def slots(workers: int, cpus: list[int] | None = None) -> list[tuple[int, ...]]:
     return out
 
 
+def server_split(workers: int, cpus: list[int] | None = None
+                 ) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
+    """For a server that also plays matches (`arena ladder serve`): one CPU
+    of its own for the server, and `workers` slots on the others, so that
+    readers of its pages never take a bot's CPU and slow its clock; ((),
+    slots(workers)) when there is no CPU to spare (as many workers as CPUs)."""
+    cpus = available() if cpus is None else sorted(cpus)
+    if workers < 1 or len(cpus) <= workers:
+        return (), slots(workers, cpus)
+    server, rest = (cpus[0],), cpus[1:]
+    return server, ([tuple(rest)] if workers == 1 else slots(workers, rest))
+
+
+def pin_process(cpus: tuple[int, ...]) -> bool:
+    """Run every thread of this process, and what they start from now on,
+    on `cpus` (Linux affinity is per thread). False, with a warning, where
+    that is not possible."""
+    try:
+        for task in os.listdir("/proc/self/task"):
+            os.sched_setaffinity(int(task), cpus)
+        return True
+    except (AttributeError, OSError, ValueError) as exc:
+        log.warning("could not pin to CPUs %s: %s", cpus, exc)
+        return False
+
+
 def parse(text: str) -> tuple[int, ...]:
     """A CPU list as Linux writes it ("0-3,6"); ValueError on anything else."""
     out: set[int] = set()

@@ -52,13 +52,17 @@ log = logging.getLogger("arena.tournament")
 class LocalPool:
     """A pool of fresh worker processes (spawn: no state inherited from the
     coordinator), each on a CPU slot of its own (arena.tournament.cpus)
-    unless `pin_cpus` is False."""
+    unless `pin_cpus` is False; `slots` gives the CPU sets instead of
+    cpus.slots(workers) (one per worker)."""
 
-    def __init__(self, workers: int, runner: Runner | None = None, pin_cpus: bool = True) -> None:
+    def __init__(self, workers: int, runner: Runner | None = None, pin_cpus: bool = True,
+                 slots: list[tuple[int, ...]] | None = None) -> None:
         self.workers = workers if workers > 0 else cores()
         self._runner = runner or default_runner()
         self._context = multiprocessing.get_context("spawn")
-        self._slots = cpus.slots(self.workers) if pin_cpus else []
+        if slots is not None and len(slots) != self.workers:
+            raise ValueError(f"{len(slots)} CPU slots for {self.workers} workers")
+        self._slots = (slots if slots is not None else cpus.slots(self.workers)) if pin_cpus else []
         self._generation = 0
         self._terminated: set[int] = set()  # workers told to stop (terminate_workers)
         self._pool = self._new_pool()
@@ -160,10 +164,13 @@ class LocalPool:
 
 def make_executor(kind: str, workers: int, dask_address: str = "",
                   runner: Runner | None = None, quiet: bool = False,
-                  pin_cpus: bool = True, sandbox: str = "auto") -> Executor:
-    """`sandbox`: the run's level, which a Dask worker must offer to be sent its matches."""
+                  pin_cpus: bool = True, sandbox: str = "auto",
+                  slots: list[tuple[int, ...]] | None = None) -> Executor:
+    """`sandbox`: the run's level, which a Dask worker must offer to be sent its
+    matches; `slots`: the local pool's CPU sets (Dask workers take theirs from
+    ARENA_CPUS)."""
     if kind == "dask":
         from arena.tournament.dask_executor import DaskExecutor  # dask only when asked for
 
         return DaskExecutor(dask_address, workers, runner, quiet, pin_cpus, sandbox=sandbox)
-    return LocalPool(workers, runner, pin_cpus)
+    return LocalPool(workers, runner, pin_cpus, slots)

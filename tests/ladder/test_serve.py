@@ -260,6 +260,10 @@ def test_every_refused_write_is_one_line_and_stores_nothing(
 def test_a_frozen_ladder_takes_no_submission_and_shows_it(
         server: Server, alicebot: tuple[Path, Path, str]) -> None:
     api = f"{server.url}/api/ladder/submissions"
+    # Read (and so cached for readers not signed in) before the freeze, by
+    # another process: the page still shows it at once.
+    status, text, _ = call(f"{server.url}/ladder/live")
+    assert status == 200 and 'id="frozen"' not in text
     assert "frozen" in cli("ladder", "freeze", server.folder).stdout
     try:
         before = stored(server)

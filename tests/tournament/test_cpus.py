@@ -37,6 +37,39 @@ def test_one_worker_or_one_cpu_means_no_slots() -> None:
     assert cpus.slots(4, [7]) == []
 
 
+def test_a_server_that_plays_gets_a_cpu_of_its_own_when_one_is_spare() -> None:
+    assert cpus.server_split(1, [0, 1]) == ((0,), [(1,)])
+    assert cpus.server_split(1, [4, 5, 6]) == ((4,), [(5, 6)])
+    assert cpus.server_split(2, [0, 1, 2, 3, 4]) == ((0,), [(1, 2), (3, 4)])
+    # No CPU to spare: the matches' slots as ever, the server shares.
+    assert cpus.server_split(2, [0, 1]) == ((), [(0,), (1,)])
+    assert cpus.server_split(1, [0]) == ((), [])
+
+
+@pytest.mark.slow
+def test_a_pool_on_given_slots_and_a_process_pinned_whole() -> None:
+    if len(cpus.available()) < 2:
+        pytest.skip("one CPU here")
+    server, slots = cpus.server_split(1)
+    pool = LocalPool(1, slots=slots)
+    try:
+        own, child = pool._pool.submit(_where, 0.0).result()
+    finally:
+        pool.close()
+    assert own == child == list(slots[0]) and not set(own) & set(server)
+    with pytest.raises(ValueError, match="2 CPU slots for 1 workers"):
+        LocalPool(1, slots=[(0,), (1,)])
+    # pin_process moves every thread of a process, those started before too.
+    script = ("import os, threading, time\n"
+              "from arena.tournament import cpus\n"
+              "t = threading.Thread(target=time.sleep, args=(2,)); t.start()\n"
+              f"assert cpus.pin_process({server!r})\n"
+              "print(*sorted({c for task in os.listdir('/proc/self/task') "
+              "for c in os.sched_getaffinity(int(task))}))\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert [int(c) for c in out.stdout.split()] == list(server)
+
+
 def test_cpu_lists_parse_as_linux_writes_them() -> None:
     assert cpus.parse("0-3,6") == (0, 1, 2, 3, 6)
     assert cpus.parse(" 5 ") == (5,)

@@ -10,13 +10,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import socket
 from collections.abc import Iterator
 from typing import Any, Self
 
 import uvicorn
 
 from arena.web.human.routes import MESSAGE_LIMIT
+from arena.web.listen import listen
 
 
 class _Server(uvicorn.Server):
@@ -49,7 +49,7 @@ class Serving:
         # Bound here, so that an address in use is an OSError of ours (uvicorn
         # would call sys.exit inside the loop).
         try:
-            sock = socket.create_server((self.host, self.server.config.port))
+            sock = listen(self.host, self.server.config.port)
         except OSError as exc:  # the caller's one line: where, and why
             why = os.strerror(exc.errno) if exc.errno and exc.errno > 0 else (exc.strerror or str(exc))
             raise OSError(f"cannot listen on {self.host}:{self.server.config.port}: {why}") from None

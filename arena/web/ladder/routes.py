@@ -27,6 +27,9 @@ the daily quota. Nothing of a refused request is stored.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote
@@ -37,7 +40,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from arena.ladder import finals
 from arena.ladder.errors import Refused
 from arena.ladder.intake import Intake
 from arena.ladder.store import MatchRow, Store, Submission
@@ -63,6 +65,7 @@ class Ladder:
         self.web = Web(Catalog({}, {}), environment())
         self._table: tuple[object, str] | None = None   # (store version, rendered fragment)
         self._batch: tuple[object, dict[str, Any]] | None = None
+        self.pages = PageCache()
 
     def render(self, request: Request, name: str, status: int = 200, **context: Any) -> Response:
         viewer = self.auth.viewer(request)
@@ -72,7 +75,7 @@ class Ladder:
     def table_fragment(self, request: Request) -> str:
         """The live table's HTML, rendered once per change of the store
         (the pages are read by many at once; the table changes per block)."""
-        version = (self.store.version(), finals.frozen_at(self.store))
+        version = self.store.version()
         cached = self._table
         if cached is not None and cached[0] == version:
             return cached[1]
@@ -141,6 +144,35 @@ class Ladder:
         return path
 
 
+class PageCache:
+    """Whole answers to readers who are not signed in, per URL, kept while
+    the store is unchanged (Store.version). A public ladder is read by many
+    at once and changes once a match: without it every reader of a page
+    paid for its queries and its template."""
+
+    def __init__(self, size: int = 2048) -> None:
+        self.size = size
+        self._pages: OrderedDict[str, tuple[object, bytes, str]] = OrderedDict()
+        self._lock = threading.Lock()   # the sync routes run on several threads
+
+    def get(self, key: str, version: object) -> Response | None:
+        with self._lock:
+            hit = self._pages.get(key)
+            if hit is None or hit[0] != version:
+                return None
+            self._pages.move_to_end(key)
+        return Response(hit[1], media_type=hit[2])
+
+    def put(self, key: str, version: object, response: Response) -> None:
+        if response.status_code != 200 or "set-cookie" in response.headers:
+            return
+        with self._lock:
+            self._pages[key] = (version, bytes(response.body), response.media_type or "text/html")
+            self._pages.move_to_end(key)
+            while len(self._pages) > self.size:
+                self._pages.popitem(last=False)
+
+
 def _int(text: str, what: str) -> int:
     if not text.isdigit() or len(text) > 12:
         raise HTTPException(404, f"no {what} {text[:40]!r} on this ladder")
@@ -162,21 +194,44 @@ def _refused(exc: Refused) -> HTTPException:
 def ladder_routes(ladder: Ladder) -> list[BaseRoute]:
     store, auth = ladder.store, ladder.auth
 
+    def public(handler: Callable[[Request], Response]) -> Callable[[Request], Response]:
+        """A page or API answer that is the same for every reader who is not
+        signed in: served from the page cache to them (a signed-in reader
+        may see more: the owner's parts, and is answered fresh)."""
+        def answer(request: Request) -> Response:
+            if auth.viewer(request, api=True).user is not None:
+                return handler(request)
+            key = request.url.path + "?" + request.url.query
+            version = store.version()
+            hit = ladder.pages.get(key, version)
+            if hit is not None:
+                return hit
+            response = handler(request)
+            ladder.pages.put(key, version, response)
+            return response
+        return answer
+
+    @public
     def table_page(request: Request) -> Response:
         return ladder.render(request, "ladder_table.html", live=ladder.table_fragment(request))
 
+    @public
     def live(request: Request) -> Response:
         return Response(ladder.table_fragment(request), media_type="text/html")
 
+    @public
     def table_api(request: Request) -> Response:
         return JSONResponse(views.table(store, ladder.config))
 
+    @public
     def batch_page(request: Request) -> Response:
         return ladder.render(request, "ladder_batch.html", batch=ladder.batch())
 
+    @public
     def batch_api(request: Request) -> Response:
         return JSONResponse(ladder.batch())
 
+    @public
     def bot_page(request: Request) -> Response:
         name = request.path_params["name"]
         data = views.bot_page(store, name, auth.viewer(request))
@@ -184,6 +239,7 @@ def ladder_routes(ladder: Ladder) -> list[BaseRoute]:
             raise HTTPException(404, f"no bot {name[:64]!r} on this ladder")
         return ladder.render(request, "ladder_bot.html", bot=data)
 
+    @public
     def author_page(request: Request) -> Response:
         name = request.path_params["name"]
         data = views.author_page(store, name, auth.viewer(request))
@@ -191,16 +247,19 @@ def ladder_routes(ladder: Ladder) -> list[BaseRoute]:
             raise HTTPException(404, f"no author {name[:64]!r} on this ladder")
         return ladder.render(request, "ladder_author.html", author=data)
 
+    @public
     def submission_page(request: Request) -> Response:
         sub = _submission(ladder, request.path_params["id"])
         data = views.submission_page(store, ladder.config, sub, auth.viewer(request))
         return ladder.render(request, "ladder_submission.html", sub=data)
 
+    @public
     def submission_api(request: Request) -> Response:
         viewer = auth.viewer(request, api=True)
         sub = _submission(ladder, request.path_params["id"])
         return JSONResponse(views.submission_summary(sub, viewer))
 
+    @public
     def block_page(request: Request) -> Response:
         block = views.block_page(store, _int(request.path_params["id"], "block"),
                                  auth.viewer(request))
@@ -208,6 +267,7 @@ def ladder_routes(ladder: Ladder) -> list[BaseRoute]:
             raise HTTPException(404, f"no block {request.path_params['id']!r} on this ladder")
         return ladder.render(request, "ladder_block.html", block=block)
 
+    @public
     def match_page(request: Request) -> Response:
         row = ladder.match_or_404(request.path_params["id"])
         path = ladder.readable(row, auth.viewer(request))
@@ -223,6 +283,7 @@ def ladder_routes(ladder: Ladder) -> list[BaseRoute]:
             inline={"all" if viewer is None else str(viewer):
                     inline_json(player_start_json(path, viewer))})
 
+    @public
     def match_data(request: Request) -> Response:
         row = ladder.match_or_404(request.path_params["id"])
         path = ladder.readable(row, auth.viewer(request, api=True))
