@@ -27,8 +27,7 @@ def worker(
     refuses it (one line on both sides, exit status 1) if not."""
     import os
 
-    from arena.tournament.cluster import run_worker
-    from arena.tournament.config import dask_address_problem
+    from arena.tournament import dask_address_problem, run_worker
 
     if scheduler == "local" or dask_address_problem(scheduler):
         typer.echo(f"error: --scheduler {scheduler!r}: expected tcp://host:port", err=True)

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from arena.tournament.bundle import (
         write as write_bundle,
     )
+    from arena.tournament.cluster import run_worker
     from arena.tournament.config import (
         CONFIG_NAME,
         SANDBOXES,
@@ -224,6 +225,7 @@ __all__ = [
     "result_from_json",
     "result_to_json",
     "run_tournament",
+    "run_worker",
     "seed_warning",
     "server_split",
     "table_of",
@@ -289,6 +291,7 @@ _HOME: dict[str, tuple[str, str]] = {
     "is_running": ("runlock", "is_running"),
     "load_config": ("config", "load_config"),
     "make_executor": ("executors", "make_executor"),
+    "run_worker": ("cluster", "run_worker"),
     "pin_process": ("cpus", "pin_process"),
     "server_split": ("cpus", "server_split"),
     "mark_revealed": ("secrecy", "mark_revealed"),
