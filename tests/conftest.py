@@ -58,3 +58,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             # turn: these tests never overlap each other (they still share
             # the machine with the other workers' tests).
             item.add_marker(pytest.mark.xdist_group("serial"))
+        _group_in_nodeid(config, item)
+
+
+def _group_in_nodeid(config: pytest.Config, item: pytest.Item) -> None:
+    """--dist loadgroup learns a test's group from a suffix of its node id
+    (`path::test@group`), which xdist (3.8) writes into the item's legacy
+    `_nodeid` field. pytest 9.2 builds node ids from a structured id, so
+    that write is lost: every group was silently spread over all workers
+    (the serial tests ran side by side; each worker played a module's
+    expensive fixture again). pytest-dev/pytest-xdist#1386, open. Until
+    xdist writes it, the suffix is put into the structured id here."""
+    if not getattr(config.option, "loadgroup", False) or not hasattr(item, "_id"):
+        return
+    groups = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                     for m in item.iter_markers("xdist_group")})
+    if not groups or "@" in item.nodeid.rpartition("]")[2]:
+        return  # no group, or xdist's own suffix took effect
+    from _pytest.nodeid import NodeId
+
+    item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(groups)}")

@@ -23,6 +23,10 @@ from clihelp import cli as unchecked
 
 from arena.tournament.config import GUESSABLE_SEED
 
+# One xdist worker for the module: the reference tournament (a module
+# fixture, half a minute) is then played once, not once per worker.
+pytestmark = pytest.mark.xdist_group("e2e-reference")
+
 
 def bots(tmp: Path) -> list[Path]:
     out = [ROOT / "sample_bots" / "greedy", ROOT / "sample_bots" / "random",

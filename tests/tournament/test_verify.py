@@ -21,12 +21,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clihelp import ROOT, cli, cli_ok
+from clihelp import ROOT, cli, cli_here, cli_ok
 
 from arena.game import Rules, new_game, parse_action
 from arena.tournament import bundle_format as fmt
 
-pytestmark = pytest.mark.slow
+# One xdist worker for the module: the published tournament (a module
+# fixture, half a minute) is then played once, not once per worker.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("verify-published")]
 
 SEED = 8_817_262_551_031_907
 
@@ -115,8 +117,9 @@ def replays(folder: Path) -> list[Path]:
 
 def different(folder: Path, *fragments: str) -> str:
     """`arena verify` refuses the bundle: exit 1, the checks that passed
-    first, and one DIFFERENCE line holding every fragment."""
-    done = cli("verify", folder)
+    first, and one DIFFERENCE line holding every fragment. In-process
+    (cli_here): the real command's verdicts are the first tests'."""
+    done = cli_here("verify", folder)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "Traceback" not in done.stdout + done.stderr
     line = done.stdout.strip().splitlines()[-1]
@@ -127,9 +130,9 @@ def different(folder: Path, *fragments: str) -> str:
     return line
 
 
-def unreadable(folder: Path | str, fragment: str) -> None:
-    """Bad input: exit 2 and one line on stderr, never a traceback."""
-    done = cli("verify", folder)
+def unreadable(folder: Path | str, fragment: str, run: Callable[..., Any] = cli_here) -> None:
+    """Bad input: exit 2 and one line on stderr, never a traceback (in-process)."""
+    done = run("verify", folder)
     assert done.returncode == 2, done.stdout + done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert fragment in done.stderr and "Traceback" not in done.stderr, done.stderr
@@ -177,7 +180,9 @@ def test_a_bundle_served_over_http_verifies(published: Path) -> None:
     try:
         url = f"http://127.0.0.1:{server.server_address[1]}"
         assert cli_ok("verify", url).stdout.splitlines()[-1] == "verified: 6 matches, table identical"
-        unreadable(f"{url}/nothing-here", "HTTP 404")
+        # Through the real command: in this process the server's thread
+        # would log its 404 into the captured stderr.
+        unreadable(f"{url}/nothing-here", "HTTP 404", run=cli)
     finally:
         server.shutdown()
         server.server_close()
