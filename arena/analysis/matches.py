@@ -159,7 +159,8 @@ def combined(p: Plan) -> dict[str, Any]:
 def combined_text(c: dict[str, Any]) -> str:
     """A readable summary of `combined`."""
     s = c["settings"]
-    lines = [f"{c['bot']}: {len(c['matches'])} seats analysed; reference policy {s['policy']}, "
+    policy = f"{s['policy']} (work {s['policy_work']})" if s["policy"] == "search" else s["policy"]
+    lines = [f"{c['bot']}: {len(c['matches'])} seats analysed; reference policy {policy}, "
              f"{s['work']} deals per decision, seed {s['seed']}; loss in points of margin "
              "(docs/analysis.md)",
              f"  {'part':<9} {'decisions':>9} {'inacc.':>7} {'mistakes':>8} {'blunders':>8} "

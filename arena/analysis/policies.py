@@ -10,12 +10,17 @@ part of the package: they are loaded from the repository's `sample_bots/`
 - "greedy": the greedy sample bot's heuristic (deterministic, about 0.1 ms
   a decision): the default, cheap enough to play thousands of deals out
   per decision.
+- "search": the search sample bot's determinized search at `work`
+  simulated deals a decision (its own seed drawn from the rollout's
+  generator, so every candidate of a decision meets the same draws): a
+  stronger yardstick, some tens of times slower than greedy at work 8.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import random
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -25,7 +30,7 @@ from arena.game.actions import Action
 from arena.game.state import GameState
 
 Reference = Callable[[GameState, random.Random], Action]
-NAMES = ("greedy",)
+NAMES = ("greedy", "search")
 _BOTS = Path(__file__).resolve().parent.parent.parent / "sample_bots"
 _loaded: dict[str, ModuleType] = {}
 
@@ -42,13 +47,26 @@ def _module(bot: str, name: str) -> ModuleType:
         spec = importlib.util.spec_from_file_location(f"arena_analysis_{bot}_{name}", path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # a dataclass in it looks its module up there
         spec.loader.exec_module(module)
         _loaded[key] = module
     return module
 
 
-def reference(name: str) -> Reference:
-    """The reference policy called `name` (one of NAMES)."""
+def _search_module() -> ModuleType:
+    """search_policy.py, which imports its folder's fastplay and scoring by
+    their plain names: those are loaded first under them (unless a module
+    of that name is there already, e.g. a benchmark that put the folder on
+    sys.path)."""
+    for helper in ("fastplay", "scoring"):
+        if helper not in sys.modules:
+            sys.modules[helper] = _module("search", helper)
+    return _module("search", "search_policy")
+
+
+def reference(name: str, work: int = 8) -> Reference:
+    """The reference policy called `name` (one of NAMES); `work` is the
+    search's simulated deals per decision."""
     if name == "greedy":
         choose = _module("greedy", "greedy_policy").choose
 
@@ -62,4 +80,20 @@ def reference(name: str) -> Reference:
             return legal[texts.index(choose(state.observation(seat).as_mapping(), texts))]
 
         return greedy
+    if name == "search":
+        search = _search_module()
+
+        def searching(state: GameState, rng: random.Random) -> Action:
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                return legal[0]
+            texts = [str(a) for a in legal]
+            seat = state.to_act
+            assert seat is not None
+            obs = state.observation(seat).to_dict()
+            obs["talon_count"] = obs.pop("talon_size")  # the bot reads the wire's names
+            choice = search.choose(state.rules, obs, texts, work=work, seed=rng.getrandbits(63))
+            return legal[texts.index(choice)]
+
+        return searching
     raise AnalysisError(f"reference policy {name!r}: not one of {', '.join(NAMES)}")

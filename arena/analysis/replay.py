@@ -38,12 +38,15 @@ Progress = Callable[[int, int], None]
 class Settings:
     work: int = 32              # deals drawn per decision
     policy: str = "greedy"      # the reference policy (policies.NAMES)
+    policy_work: int = 8        # the search reference's simulated deals per decision
     seed: int = 0               # the analysis seed (one-way into every draw)
     open_hand: bool = True      # add the open-hand line (uses the hidden cards)
 
     def check(self) -> None:
         if self.work < 2:
             raise AnalysisError(f"work must be at least 2 deals per decision, got {self.work}")
+        if self.policy_work < 1:
+            raise AnalysisError(f"policy work must be at least 1, got {self.policy_work}")
 
 
 def decision(rules: Rules, state: GameState, seat: int, taken: str, policy: Reference,
@@ -97,7 +100,7 @@ def analyse_states(rules: Rules, steps: Iterable[tuple[GameState, dict[str, Any]
     """The report's decisions and summary from (state before, action record)
     pairs, as `replay_states` gives them: the seat's own are analysed."""
     settings.check()
-    policy = reference(settings.policy)
+    policy = reference(settings.policy, settings.policy_work)
     decisions: list[dict[str, Any]] = []
     skipped: list[dict[str, Any]] = []
     forced = done = 0
@@ -120,6 +123,7 @@ def analyse_states(rules: Rules, steps: Iterable[tuple[GameState, dict[str, Any]
         "seat": seat,
         "settings": {
             "policy": settings.policy, "work": settings.work, "seed": settings.seed,
+            **({"policy_work": settings.policy_work} if settings.policy == "search" else {}),
             "open_hand": settings.open_hand, "metric": METRIC,
             "thresholds": dict(THRESHOLDS), "sigmas": SIGMAS,
         },
@@ -142,7 +146,7 @@ def text(report: dict[str, Any], *, flagged_only: bool = True) -> str:
     lines = [f"match {report['match_id']}, seat {report['seat']} ({bot['name']} {bot['version']}): "
              f"{len(report['decisions'])} decisions valued, {report['forced']} forced, "
              f"{len(report['skipped'])} not analysed",
-             f"reference policy {s['policy']}, {s['work']} deals per decision, seed {s['seed']}; "
+             f"reference policy {_policy(s)}, {s['work']} deals per decision, seed {s['seed']}; "
              "loss in points of margin (docs/analysis.md)"]
     for d in report["decisions"]:
         if flagged_only and not d["label"]:
@@ -161,3 +165,8 @@ def text(report: dict[str, Any], *, flagged_only: bool = True) -> str:
         lines.append(f"  {part:<9} {row['decisions']:>9} {row['inaccuracy']:>7} {row['mistake']:>8} "
                      f"{row['blunder']:>8} {row['mean_loss']:>9.1f} {row['accuracy']:>8.1f}%")
     return "\n".join(lines) + "\n"
+
+
+def _policy(settings: dict[str, Any]) -> str:
+    work = settings.get("policy_work")
+    return f"{settings['policy']} (work {work})" if work else str(settings["policy"])

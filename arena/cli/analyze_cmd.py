@@ -22,6 +22,11 @@ def analyze(
     work: Annotated[int, typer.Option(
         "--work", min=2, help="deals drawn per decision (more: smaller standard errors, slower)")] = 32,
     seed: Annotated[int, typer.Option("--seed", help="the analysis seed (the same: the same report)")] = 0,
+    policy: Annotated[str, typer.Option(
+        "--policy", help="the reference policy that plays each deal out: greedy, or search "
+        "(the search bot; tens of times slower)")] = "greedy",
+    policy_work: Annotated[int, typer.Option(
+        "--policy-work", min=1, help="--policy search: its simulated deals per decision")] = 8,
     seat_view: Annotated[bool, typer.Option(
         "--seat-view", help="a replay: leave out the open-hand line (only what the seat knew)")] = False,
     jobs: Annotated[int, typer.Option(
@@ -33,7 +38,7 @@ def analyze(
 ) -> None:
     """For every decision of one seat: the value of the action taken and of
     the best legal one from what the seat knew (deals drawn consistent with
-    its view, each played out by the greedy policy), with a standard error;
+    its view, each played out by a reference policy), with a standard error;
     inaccuracies, mistakes and blunders; accuracy per part of the deal.
     Exit 2 on input it cannot analyse."""
     from arena.analysis.errors import AnalysisError
@@ -43,11 +48,12 @@ def analyze(
         if path.is_dir():
             if bot is None:
                 raise AnalysisError(f"{path}: a folder: name the bot to analyse with --bot NAME")
-            report: dict[str, Any] = _folder(path, bot, matches, Settings(work=work, seed=seed,
-                                                                          open_hand=False), jobs)
+            report: dict[str, Any] = _folder(path, bot, matches, Settings(
+                work=work, seed=seed, policy=policy, policy_work=policy_work, open_hand=False), jobs)
         else:
-            report = _replay(path, seat, bot, Settings(work=work, seed=seed, open_hand=not seat_view),
-                             every)
+            report = _replay(path, seat, bot, Settings(
+                work=work, seed=seed, policy=policy, policy_work=policy_work,
+                open_hand=not seat_view), every)
         if out is not None:
             from arena.analysis.replay import dumps
 

@@ -90,6 +90,13 @@ def test_throwing_the_ten_under_the_ace_is_flagged() -> None:
     assert (good["label"], good["loss"]) == (None, 0.0)
 
 
+def test_the_search_reference_flags_it_too() -> None:
+    g = _ten_under_the_ace()
+    bad = decision(g.rules, g, 1, "play TC", reference("search", 2), Settings(work=8, policy="search",
+                                                                             policy_work=2))
+    assert bad["best"] == "play 9C" and bad["label"] is not None
+
+
 def test_labels_need_the_threshold_and_two_standard_errors() -> None:
     assert label(9.9, 0.0) is None
     assert label(10.0, 0.0) == "inaccuracy"
