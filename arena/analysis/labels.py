@@ -20,6 +20,22 @@ SIGMAS = 2.0
 PART = {"lottery": "bidding", "redeal": "bidding", "blind": "bidding", "bidding": "bidding",
         "bank": "exchange", "exchange": "exchange", "contract": "contract", "play": "play"}
 PARTS = ("bidding", "exchange", "contract", "play")
+# Kinds of decision, finer than the parts (kind_of).
+KINDS = ("offer", "auction", "talon", "give", "discard", "contract", "lead", "follow")
+
+
+def kind_of(obs: Mapping[str, Any], taken: str) -> str:
+    """What kind of decision the seat faced: an offer (redeal, blind,
+    lottery), a bid in the auction, the talon, a give or a discard, the
+    contract, a lead or a follow in the play."""
+    phase = str(obs["phase"])
+    if phase in ("lottery", "redeal", "blind"):
+        return "offer"
+    if phase == "exchange":
+        return "discard" if taken.startswith("discard") else "give"
+    if phase == "play":
+        return "follow" if obs["trick"] else "lead"
+    return {"bidding": "auction", "bank": "talon"}.get(phase, phase)
 
 
 def label(loss: float, se: float) -> str | None:
@@ -33,12 +49,13 @@ def label(loss: float, se: float) -> str | None:
     return found
 
 
-def summary(decisions: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-    """Per part and overall: decisions analysed, labels counted, the mean
-    loss and the accuracy (the share of decisions with no label, in %)."""
-    rows: dict[str, list[Mapping[str, Any]]] = {p: [] for p in (*PARTS, "all")}
+def summary(decisions: Iterable[Mapping[str, Any]], by: str = "part") -> dict[str, Any]:
+    """Per part (or per kind, `by="kind"`) and overall: decisions analysed,
+    labels counted, the mean loss and the accuracy (the share of decisions
+    with no label, in %)."""
+    rows: dict[str, list[Mapping[str, Any]]] = {p: [] for p in (*(PARTS if by == "part" else KINDS), "all")}
     for d in decisions:
-        rows[d["part"]].append(d)
+        rows.setdefault(str(d.get(by, d["part"])), []).append(d)
         rows["all"].append(d)
     out: dict[str, Any] = {}
     for part, ds in rows.items():

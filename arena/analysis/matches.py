@@ -18,14 +18,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from arena.analysis.errors import AnalysisError
-from arena.analysis.labels import PARTS, THRESHOLDS
+from arena.analysis.labels import summary
 from arena.analysis.replay import VERSION, Settings, analyse, dumps
 from arena.referee.replay import ReplayError, read_replay
 
@@ -122,38 +122,27 @@ def analyse_all(p: Plan, jobs: int = 1) -> Iterator[Job]:
 
 
 def combined(p: Plan) -> dict[str, Any]:
-    """Every cached report of the plan summed: per part, the decisions, the
-    labels, the mean loss and the accuracy over all the bot's seats; the
-    worst decisions; one line per match."""
-    per_part: dict[str, dict[str, float]] = {
-        part: {"decisions": 0, "loss": 0.0, **{name: 0 for name, _ in THRESHOLDS}}
-        for part in (*PARTS, "all")}
-    matches = []
-    worst: list[dict[str, Any]] = []
-    for job in p.jobs:
-        report = json.loads(Path(job.out).read_text(encoding="utf-8"))
-        for d in report["decisions"]:
-            for part in (d["part"], "all"):
-                row = per_part[part]
-                row["decisions"] += 1
-                row["loss"] += d["loss"]
-                if d["label"]:
-                    row[d["label"]] += 1
-            if d["label"]:
-                worst.append({"match_id": job.match_id, "seat": job.seat, **{
-                    k: d[k] for k in ("n", "deal", "part", "taken", "best", "loss", "se", "label")}})
-        matches.append({"match_id": job.match_id, "seat": job.seat, "report": job.out,
-                        "all": report["summary"]["all"]})
-    summary: dict[str, Any] = {}
-    for part, row in per_part.items():
-        n = int(row["decisions"])
-        flagged = sum(int(row[name]) for name, _ in THRESHOLDS)
-        summary[part] = {"decisions": n, **{name: int(row[name]) for name, _ in THRESHOLDS},
-                         "mean_loss": round(row["loss"] / n, 2) if n else None,
-                         "accuracy": round(100.0 * (n - flagged) / n, 1) if n else None}
-    worst.sort(key=lambda d: (-d["loss"], d["match_id"], d["n"]))
+    """Every cached report of the plan together: per part and per kind of
+    decision, the decisions, the labels, the mean loss and the accuracy
+    over all the bot's seats; the costliest labelled decisions; one line
+    per match."""
+    reports = [(job, json.loads(Path(job.out).read_text(encoding="utf-8"))) for job in p.jobs]
+    c = combine([(job.match_id, job.seat, r) for job, r in reports])
     return {"analysis": VERSION, "bot": p.bot, "settings": asdict(p.settings),
-            "matches": matches, "summary": summary, "worst": worst[:20]}
+            "matches": [{"match_id": job.match_id, "seat": job.seat, "report": job.out,
+                         "all": r["summary"]["all"]} for job, r in reports], **c}
+
+
+def combine(reports: Iterable[tuple[str, int, dict[str, Any]]], worst: int = 20) -> dict[str, Any]:
+    """(match id, seat, report) of many seats: their decisions summed per
+    part and per kind, and the `worst` costliest labelled ones."""
+    every: list[dict[str, Any]] = []
+    for match_id, seat, report in reports:
+        every.extend({"match_id": match_id, "seat": seat, **d} for d in report["decisions"])
+    flagged = sorted((d for d in every if d["label"]), key=lambda d: (-d["loss"], d["match_id"], d["n"]))
+    keep = ("match_id", "seat", "n", "deal", "part", "kind", "taken", "best", "loss", "se", "label")
+    return {"summary": summary(every), "kinds": summary(every, by="kind"),
+            "worst": [{k: d.get(k) for k in keep} for d in flagged[:worst]]}
 
 
 def combined_text(c: dict[str, Any]) -> str:
@@ -165,8 +154,11 @@ def combined_text(c: dict[str, Any]) -> str:
              "(docs/analysis.md)",
              f"  {'part':<9} {'decisions':>9} {'inacc.':>7} {'mistakes':>8} {'blunders':>8} "
              f"{'mean loss':>9} {'accuracy':>9}"]
-    for part, row in c["summary"].items():
-        if row["decisions"]:
+    kinds = [(k, row) for k, row in c["kinds"].items() if k != "all"]
+    for part, row in [*c["summary"].items(), ("by kind:", None), *kinds]:
+        if row is None:
+            lines.append(f"  {part}")
+        elif row["decisions"]:
             lines.append(f"  {part:<9} {row['decisions']:>9} {row['inaccuracy']:>7} "
                          f"{row['mistake']:>8} {row['blunder']:>8} {row['mean_loss']:>9.1f} "
                          f"{row['accuracy']:>8.1f}%")

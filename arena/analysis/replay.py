@@ -21,7 +21,7 @@ from typing import Any
 
 from arena.analysis import evaluate as ev
 from arena.analysis.errors import AnalysisError
-from arena.analysis.labels import PART, SIGMAS, THRESHOLDS, label, summary
+from arena.analysis.labels import PART, SIGMAS, THRESHOLDS, kind_of, label, summary
 from arena.analysis.policies import Reference, reference
 from arena.game.rules import Rules
 from arena.game.state import GameState
@@ -59,6 +59,7 @@ def decision(rules: Rules, state: GameState, seat: int, taken: str, policy: Refe
         "deal": int(obs["deal_number"]),
         "phase": str(obs["phase"]),
         "part": PART[str(obs["phase"])],
+        "kind": kind_of(obs, e.taken),
         "taken": e.taken,
         "best": e.best,
         "loss": e.loss,
@@ -131,6 +132,7 @@ def analyse_states(rules: Rules, steps: Iterable[tuple[GameState, dict[str, Any]
         "decisions": decisions,
         "skipped": skipped,
         "summary": summary(decisions),
+        "kinds": summary(decisions, by="kind"),
     }
 
 

@@ -178,6 +178,9 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
         data = pages.bot_page(t, request.path_params["bot"], web.sources)
         if data is None:
             raise NotFound(f"no bot named {request.path_params['bot']!r} in tournament {t.name!r}")
+        from arena.web.analysis import bot_analysis
+
+        data["analysis"] = bot_analysis(t, data["name"])
         return web.render(request, "bot.html", t=t, bot=data)
 
     def _open_match(t: Any, match_id: str) -> None:

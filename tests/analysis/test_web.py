@@ -7,6 +7,7 @@ hand, never another seat's."""
 from __future__ import annotations
 
 import json
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,12 @@ def _get(url: str) -> Any:
         return json.loads(r.read())
 
 
+def _page(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=30) as r:
+        text: str = r.read().decode()
+        return text
+
+
 def test_the_player_draws_the_analysis_of_the_view(analysed: tuple[Path, str, int, dict[str, Any]]) -> None:
     folder, match_id, seat, report = analysed
     other = (seat + 1) % 3
@@ -77,7 +84,35 @@ def test_the_player_draws_the_analysis_of_the_view(analysed: tuple[Path, str, in
             assert target["label"] in text and target["best"].replace("play ", "") in text
             SHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SHOTS / "player-analysis-1280.png"), full_page=True)
+            # The bot page: where it loses points, and a link to its costliest decision.
+            page.goto(f"{base}/t/t/bot/greedy")
+            section = page.locator("#bot-analysis")
+            assert "Where it loses points" in section.inner_text()
+            worst = max(flagged, key=lambda d: d["loss"])
+            assert section.locator("table").count() == 2
+            page.locator("#bot-analysis ol.worst a").first.click()
+            page.wait_for_selector("#player[data-ready='1']", timeout=60_000)
+            page.wait_for_function(
+                f"() => window.arenaPlayer.state.data.steps[window.arenaPlayer.state.step].a?.n === {worst['n']}")
             # Another seat's view: no analysis drawn, none of this seat's marks.
             open_player(page, f"{base}/t/t/match/{match_id}?view={third}")
             assert page.locator("#analysis").is_hidden()
             assert page.locator("#record .flag").count() == 0
+
+
+def test_a_withheld_match_is_left_out_of_the_bot_page(tmp_path: Path) -> None:
+    # One match of the table stored: its other seat orders are still to play.
+    folder = stored_tournament(tmp_path / "w", rules_extra="max_deals = 1\n", finish=1)
+    p = plan(folder, "greedy", Settings(work=2, open_hand=False), matches=1)
+    list(analyse_all(p))
+    with serve([folder]) as base:
+        html = _page(f"{base}/t/w/bot/greedy")
+        section = html.split('id="bot-analysis"', 1)[1].split("</section>", 1)[0]
+        assert "1 analysed matches are shown once their tables are complete" in section
+        assert p.jobs[0].match_id not in section and "<table" not in section
+        try:
+            _get(f"{base}/api/t/w/match/{p.jobs[0].match_id}/{p.jobs[0].seat}/analysis.json")
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 403
+        else:
+            raise AssertionError("a withheld match's analysis was served")

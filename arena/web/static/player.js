@@ -494,6 +494,7 @@ function bind() {
 bind();
 const startStep = params.has("step") ? Number(params.get("step")) : undefined;
 setView(state.view, startStep).then(async () => {
+  if (params.has("n")) await goToAction(Number(params.get("n")));  // a decision (the bot page's links)
   if (params.has("fault")) {
     const seat = Number(params.get("fault"));
     await ensure(() => faultStep(seat) >= 0);
