@@ -59,7 +59,7 @@ sys.path.insert(0, str(ROOT / "sample_bots" / "search"))
 import search_policy  # noqa: E402  (the search bot's own module)
 
 from arena.analysis.evaluate import margin  # noqa: E402
-from arena.analysis.labels import PART  # noqa: E402
+from arena.analysis.labels import PART, label  # noqa: E402
 from arena.analysis.policies import reference  # noqa: E402
 from arena.analysis.replay import Settings, analyse  # noqa: E402
 from arena.game import GameState, Rules, new_game  # noqa: E402
@@ -143,7 +143,10 @@ def play_match(path: Path, rules: Rules, match: int, seed: int, bot_work: int, i
         legal = g.legal_actions()
         if seat == 0 and len(legal) > 1 and rng.random() < inject:
             other = rng.choice([a for a in legal if a != action])
-            cost = true_cost(g, action, other, bot, truth_deals, rng)
+            # A generator of its own: the matches are the same whatever the
+            # truth's draws, and a kept run (--keep) reuses both.
+            cost = true_cost(g, action, other, bot, truth_deals,
+                             random.Random(f"truth:{seed}:{len(records) - 1}"))
             injected.append(Injected(match, len(records) - 1, PART[g.phase], str(action),
                                      str(other), cost))
             action = other
@@ -187,9 +190,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--preset", default="standard")
     ap.add_argument("--json", type=Path, help="also write the figures and every decision here")
+    ap.add_argument("--keep", type=Path, help="keep the matches played (replays and injected moves "
+                    "with their costs) in this folder, and reuse those found there: another "
+                    "analysis setting measured on the same matches without playing them again")
+    ap.add_argument("--sigmas", type=float, default=None,
+                    help="label only beyond this many standard errors (default: the analysis's)")
     args = ap.parse_args(argv)
     rules = Rules.preset(args.preset).replace(max_deals=args.deals)
-    rng = random.Random(args.seed)
     base = baseline(rules)
     injected: list[Injected] = []
     analysed = 0
@@ -200,18 +207,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     bot_cpu = bot_decisions = 0
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
+        keep = args.keep or Path(tmp)
+        keep.mkdir(parents=True, exist_ok=True)
         for m in range(args.matches):
-            path = Path(tmp) / f"m{m}.jsonl"
-            inj, bot = play_match(path, rules, m, args.seed * 1000 + m, args.bot_work, args.inject,
-                                  args.truth_deals, rng)
-            bot_cpu += bot.cpu
-            bot_decisions += bot.decisions
+            path = keep / f"m{m}.jsonl"
+            kept = keep / f"m{m}.injected.json"
+            if kept.is_file() and path.is_file():
+                inj = [Injected(**i) for i in json.loads(kept.read_text())]
+            else:
+                inj, bot = play_match(path, rules, m, args.seed * 1000 + m, args.bot_work,
+                                      args.inject, args.truth_deals,
+                                      random.Random(f"inject:{args.seed}:{m}"))
+                kept.write_text(json.dumps([i.__dict__ for i in inj]))
+                bot_cpu += bot.cpu
+                bot_decisions += bot.decisions
             injected.extend(inj)
             at = {i.n for i in inj}
             start = time.process_time()
             report = analyse(read_replay(path), 0, Settings(work=args.work, open_hand=False))
             analysis_cpu += time.process_time() - start
             for d in report["decisions"]:
+                if args.sigmas is not None:
+                    d["label"] = label(d["loss"], d["se"], args.sigmas)
                 analysed += 1
                 labels.append(f"{m}:{d['n']}:{d['label']}")
                 if d["n"] in at:
@@ -243,7 +260,8 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"({analysis_cpu / max(1, args.matches):.1f} s per {args.deals}-deal match's seat); "
           f"baseline {base:.0f} greedy deals played out per CPU second; one decision = "
           f"{base / per_second if per_second else 0:.0f} such deals")
-    print(f"search bot: {1000 * bot_cpu / max(1, bot_decisions):.1f} ms CPU per decision")
+    if bot_decisions:
+        print(f"search bot: {1000 * bot_cpu / bot_decisions:.1f} ms CPU per decision")
     print(f"labels sha256: {digest}")
     if args.json:
         args.json.write_text(json.dumps({

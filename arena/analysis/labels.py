@@ -38,9 +38,9 @@ def kind_of(obs: Mapping[str, Any], taken: str) -> str:
     return {"bidding": "auction", "bank": "talon"}.get(phase, phase)
 
 
-def label(loss: float, se: float) -> str | None:
-    """The worst label whose threshold `loss` reaches, if `loss` > 2 SE."""
-    if loss <= SIGMAS * se:
+def label(loss: float, se: float, sigmas: float = SIGMAS) -> str | None:
+    """The worst label whose threshold `loss` reaches, if `loss` > `sigmas` SE."""
+    if loss <= sigmas * se:
         return None
     found = None
     for name, at in THRESHOLDS:

@@ -1,5 +1,5 @@
 """benchmarks/analysis.py as a user runs it, small: the figures printed,
-and the same labels (their digest) for the same seed."""
+the same labels (their digest) for the same seed, kept matches reused."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def run(*args: object) -> subprocess.CompletedProcess[str]:
 def test_the_benchmark_reports_recall_false_flags_and_speed(tmp_path: Path) -> None:
     small = ("--matches", 1, "--deals", 1, "--work", 4, "--bot-work", 4, "--inject", 0.5,
              "--truth-deals", 2)
-    first = run(*small, "--json", tmp_path / "a.json")
+    first = run(*small, "--json", tmp_path / "a.json", "--keep", tmp_path / "kept")
     assert first.returncode == 0, first.stderr
     out = first.stdout
     assert re.search(r"recall \(injected moves costing >= 20 points, labelled\): ", out)
@@ -39,5 +39,11 @@ def test_the_benchmark_reports_recall_false_flags_and_speed(tmp_path: Path) -> N
     assert flagged == sum(bool(d["label"]) and not d["injected"] for d in decisions)
     digest = re.search(r"labels sha256: (\w+)", out)
     assert digest is not None
-    again = run(*small)
+    assert "ms CPU per decision" in out
+    # The kept matches are analysed again without being played again: the same labels.
+    again = run(*small, "--keep", tmp_path / "kept")
     assert f"labels sha256: {digest.group(1)}" in again.stdout
+    assert "ms CPU per decision" not in again.stdout
+    # A fresh run of the same seed plays the same matches.
+    fresh = run(*small)
+    assert f"labels sha256: {digest.group(1)}" in fresh.stdout
