@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from clihelp import ARENA, ROOT, cli
+from clihelp import ARENA, ROOT, cli, cli_here
 
 from arena.sandbox.freezer import process_tree
 from arena.sandbox.process import live_processes
@@ -161,7 +161,11 @@ def finished(n: int) -> Moment:
 
 
 def stored_finished(folder: Path) -> int:
-    status = cli("tournament", "status", folder)
+    """The finished count `arena tournament status` shows. In-process
+    (cli_here): read after each of a test's many interrupted runs, where a
+    process of its own cost a second or more; the tests' last status is
+    the real command's."""
+    status = cli_here("tournament", "status", folder)
     assert status.returncode == 0, status.stderr
     found = re.search(r"finished (\d+)", status.stdout)
     return int(found.group(1)) if found else 0
