@@ -121,7 +121,10 @@ def test_tournament_page_updates_while_a_tournament_runs(tmp_path: Path, shots: 
     bots = ", ".join(f'"{b}"' for b in SAMPLE_BOTS)
     (folder / "tournament.toml").write_text(
         f'name = "live"\nseed = 5\nduplicate_sets = 1\nbootstrap = 0\nsandbox = "process"\n'
-        f'concurrency = 1\nbots = [{bots}]\n[rules]\npreset = "standard"\ntarget = 500\n',
+        # Two deals a match: the 6 matches take seconds, not a minute, and the
+        # page (its stream polls the store every 0.5 s) still counts up by itself.
+        f'concurrency = 1\nbots = [{bots}]\n[rules]\npreset = "standard"\ntarget = 500\n'
+        f'max_deals = 2\n',
         encoding="utf-8")
     with serve([folder]) as base, browser() as b:
         page = b.new_page(viewport={"width": 1280, "height": 900})

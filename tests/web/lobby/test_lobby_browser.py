@@ -28,8 +28,9 @@ def test_two_people_and_a_bot_play_a_game_from_the_lobby(
     proc, base = _lobby(run_arena, tmp_path)
     alice_ctx, bob_ctx = browser.new_context(), browser.new_context()
     creator = alice_ctx.new_page()
+    # One deal: bob answers in it, leaves and comes back, the game ends.
     links = _create(creator, base, [("person", "alice"), ("person", "bob"), ("random", "")],
-                    "max_deals=2")
+                    "max_deals=1")
     game_url = creator.url
     assert len(links) == 2 and all("/join/" in u for u in links)
     alice, bob = alice_ctx.new_page(), bob_ctx.new_page()
