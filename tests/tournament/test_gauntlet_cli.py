@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
-from clihelp import ROOT, cli
+from clihelp import ROOT, cli, cli_here
 
 from .gauntlets import SHORT, gauntlet
+
+
+def here(*args: object) -> subprocess.CompletedProcess[str]:
+    """`arena gauntlet ARGS` in-process (cli_here)."""
+    return cli_here("gauntlet", *args)
 
 
 @pytest.mark.slow
@@ -48,7 +54,7 @@ def test_gauntlet_stops_early_with_a_verdict_and_resumes(tmp_path: Path) -> None
     # leave its store as it was.
     stored = (folder / "gauntlet.sqlite").read_bytes()
     for command in (("tournament", "status"), ("tournament", "run"), ("leaderboard", "show")):
-        proc = cli(*command, folder)
+        proc = (cli if command[1] == "status" else cli_here)(*command, folder)
         assert proc.returncode == 2 and proc.stderr.count("\n") == 1, (command, proc.stderr)
         assert "a gauntlet's folder" in proc.stderr and "arena gauntlet" in proc.stderr, proc.stderr
         assert not (folder / "tournament.toml").exists()
@@ -59,17 +65,18 @@ def test_gauntlet_stops_early_with_a_verdict_and_resumes(tmp_path: Path) -> None
 def test_bad_input_is_one_line_and_stores_nothing(tmp_path: Path) -> None:
     folder = tmp_path / "g"
     greedy = ROOT / "sample_bots" / "greedy"
+    # The first refusal through the real command, the rest in-process (cli_here).
     proc = gauntlet(greedy, "--against", tmp_path / "missing", "--dir", folder)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
     assert proc.stderr.startswith("error: --against") and not folder.exists()
-    proc = gauntlet(greedy, "--against", greedy, "--dir", folder, "--elo0", 5, "--elo1", 1)
+    proc = here(greedy, "--against", greedy, "--dir", folder, "--elo0", 5, "--elo1", 1)
     assert proc.returncode == 2 and "elo1" in proc.stderr and not folder.exists()
-    proc = gauntlet(greedy, "--dir", folder)
+    proc = here(greedy, "--dir", folder)
     assert proc.returncode == 2 and "nothing to play against" in proc.stderr
     assert not folder.exists()
     # --baseline-from without --baseline: was dropped, and the gauntlet played
     # against the --against bots only, no baseline.
-    proc = gauntlet(greedy, "--against", ROOT / "sample_bots" / "random", "--baseline-from",
+    proc = here(greedy, "--against", ROOT / "sample_bots" / "random", "--baseline-from",
                     tmp_path, "--dir", folder)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
     assert proc.stderr.startswith(f"error: --baseline-from {tmp_path}: only with --baseline")
@@ -79,21 +86,21 @@ def test_bad_input_is_one_line_and_stores_nothing(tmp_path: Path) -> None:
     import shutil
     mine = tmp_path / "mine"
     shutil.copytree(greedy, mine)
-    proc = cli("gauntlet", ".", "--against", ROOT / "sample_bots" / "random", cwd=mine)
+    proc = cli_here("gauntlet", ".", "--against", ROOT / "sample_bots" / "random", cwd=mine)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
     assert f"error: --dir {mine / 'gauntlet-greedy'}: inside the bot folder {mine} (greedy)" in proc.stderr
     assert not (mine / "gauntlet-greedy").exists()
     # The bot against itself (or one opponent twice): one bot in the store.
     rnd = ROOT / "sample_bots" / "random"
     for against in ([greedy], [rnd, rnd]):
-        proc = gauntlet(greedy, *(a for p in against for a in ("--against", p)), "--dir", folder)
+        proc = here(greedy, *(a for p in against for a in ("--against", p)), "--dir", folder)
         assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
         assert proc.stderr.startswith("error: --against") and "the same content as" in proc.stderr
         assert not folder.exists()
     # A --dir that is a file.
     afile = tmp_path / "afile"
     afile.write_text("mine")
-    proc = gauntlet(greedy, "--against", rnd, "--dir", afile)
+    proc = here(greedy, "--against", rnd, "--dir", afile)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
     assert proc.stderr.startswith(f"error: --dir {afile}: not a folder") and afile.read_text() == "mine"
     # A second gauntlet on one folder: refused, and named as a gauntlet (the
@@ -103,6 +110,7 @@ def test_bad_input_is_one_line_and_stores_nothing(tmp_path: Path) -> None:
     from arena.tournament.runlock import exclusive_run
     held = tmp_path / "held"
     held.mkdir()
+    # Through a process of its own: in this one the lock held here would be its own.
     with exclusive_run(held, "arena gauntlet", "gauntlet"):
         proc = gauntlet(greedy, "--against", rnd, "--dir", held)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
@@ -111,12 +119,12 @@ def test_bad_input_is_one_line_and_stores_nothing(tmp_path: Path) -> None:
     tournament = tmp_path / "t"
     tournament.mkdir()
     (tournament / "tournament.toml").write_text('name = "t"\n')
-    proc = gauntlet(greedy, "--against", rnd, "--dir", tournament)
+    proc = here(greedy, "--against", rnd, "--dir", tournament)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
     assert f"--dir {tournament}: a tournament's folder (it holds tournament.toml)" in proc.stderr
     assert sorted(p.name for p in tournament.iterdir()) == ["tournament.toml"]
     # A --dir that cannot be made (under a file): named, not a bare "[Errno 20] ...".
-    proc = gauntlet(greedy, "--against", rnd, "--dir", afile / "g")
+    proc = here(greedy, "--against", rnd, "--dir", afile / "g")
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
     assert proc.stderr.startswith(f"error: --dir {afile / 'g'}: cannot create the folder: ")
 
