@@ -49,7 +49,9 @@ class Plan:
     jobs: tuple[Job, ...]
 
     def todo(self) -> list[Job]:
-        return [j for j in self.jobs if not Path(j.out).is_file()]
+        """The jobs without a whole report cached (a file damaged by hand is
+        analysed again: it is a cache)."""
+        return [j for j in self.jobs if not _readable(Path(j.out))]
 
 
 def settings_key(settings: Settings) -> str:
@@ -126,11 +128,30 @@ def combined(p: Plan) -> dict[str, Any]:
     decision, the decisions, the labels, the mean loss and the accuracy
     over all the bot's seats; the costliest labelled decisions; one line
     per match."""
-    reports = [(job, json.loads(Path(job.out).read_text(encoding="utf-8"))) for job in p.jobs]
+    reports = [(job, _cached(Path(job.out))) for job in p.jobs]
     c = combine([(job.match_id, job.seat, r) for job, r in reports])
     return {"analysis": VERSION, "bot": p.bot, "settings": asdict(p.settings),
             "matches": [{"match_id": job.match_id, "seat": job.seat, "report": job.out,
                          "all": r["summary"]["all"]} for job, r in reports], **c}
+
+
+def _readable(path: Path) -> bool:
+    try:
+        _cached(path)
+    except AnalysisError:
+        return False
+    return True
+
+
+def _cached(path: Path) -> dict[str, Any]:
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise AnalysisError(f"{path}: a damaged cached report ({exc}); delete it to analyse "
+                            "that match again") from None
+    if not isinstance(report, dict) or not isinstance(report.get("decisions"), list):
+        raise AnalysisError(f"{path}: not an analysis report; delete it to analyse that match again")
+    return report
 
 
 def combine(reports: Iterable[tuple[str, int, dict[str, Any]]], worst: int = 20) -> dict[str, Any]:

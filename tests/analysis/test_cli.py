@@ -75,3 +75,6 @@ def test_a_tournaments_bot_resumes_from_its_cache(tmp_path: Path) -> None:
         m["all"]["decisions"] for m in combined["matches"])
     again = cli_ok("analyze", folder, "--bot", "greedy", "--matches", "3", "--work", "3")
     assert "3 already done" in again.stderr and again.stdout == more.stdout
+    cached[0].write_text("{", encoding="utf-8")   # damaged by hand: analysed again
+    healed = cli_ok("analyze", folder, "--bot", "greedy", "--matches", "3", "--work", "3")
+    assert "2 already done" in healed.stderr and healed.stdout == more.stdout
