@@ -2,9 +2,10 @@
 
 Losses are in points of margin (the seat's total minus the mean of the
 others', at the end of the deal). A decision is labelled only when its
-loss reaches a threshold AND exceeds two standard errors: with the
-common-random-number differences that is roughly a one-sided 2.5% test
-per decision that the best action really is better.
+loss reaches a threshold AND exceeds 2.5 standard errors: with the
+common-random-number differences that is roughly a one-sided 0.6% test
+per decision that the best action really is better (less, since the best
+is picked among several).
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ from typing import Any
 # Lowest first: (label, loss at least this many points of margin).
 THRESHOLDS: tuple[tuple[str, float], ...] = (("inaccuracy", 10.0), ("mistake", 25.0),
                                              ("blunder", 50.0))
-SIGMAS = 2.0
+# The issue asks for "beyond 2 SE" at least; 2.5 was measured better
+# (benchmarks/analysis.py, docs/analysis.md: the same recall, a third
+# fewer false flags, since the best of many candidates is chosen by noise).
+SIGMAS = 2.5
 # The engine's phases, grouped into the four parts a reader knows.
 PART = {"lottery": "bidding", "redeal": "bidding", "blind": "bidding", "bidding": "bidding",
         "bank": "exchange", "exchange": "exchange", "contract": "contract", "play": "play"}

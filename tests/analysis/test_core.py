@@ -84,7 +84,7 @@ def test_throwing_the_ten_under_the_ace_is_flagged() -> None:
     policy = reference("greedy")
     bad = decision(g.rules, g, 1, "play TC", policy, Settings(work=32))
     assert bad["best"] == "play 9C"
-    assert bad["label"] is not None and bad["loss"] > 2 * bad["se"] > 0
+    assert bad["label"] is not None and bad["loss"] > 2.5 * bad["se"] > 0
     assert bad["open_hand"]["best"] == "play 9C"
     good = decision(g.rules, g, 1, "play 9C", policy, Settings(work=32))
     assert (good["label"], good["loss"]) == (None, 0.0)
@@ -97,11 +97,12 @@ def test_the_search_reference_flags_it_too() -> None:
     assert bad["best"] == "play 9C" and bad["label"] is not None
 
 
-def test_labels_need_the_threshold_and_two_standard_errors() -> None:
+def test_labels_need_the_threshold_and_the_standard_errors() -> None:
     assert label(9.9, 0.0) is None
     assert label(10.0, 0.0) == "inaccuracy"
-    assert label(30.0, 14.0) == "mistake"
-    assert label(30.0, 15.0) is None            # not beyond 2 SE
+    assert label(30.0, 11.9) == "mistake"
+    assert label(30.0, 12.0) is None            # not beyond 2.5 SE
+    assert label(30.0, 14.0, sigmas=2.0) == "mistake"
     assert label(80.0, 10.0) == "blunder"
 
 
