@@ -1,5 +1,8 @@
 """Bad input through the real `arena` CLI: one line on stderr, no traceback,
-exit status 2, and the stored results untouched."""
+exit status 2, and the stored results untouched. Each test's first command
+runs as a process of its own, the rest in-process (clihelp.cli_here: the
+same main(), no interpreter to start), but where a process is the point (a
+run lock held by this one, a run killed)."""
 
 from __future__ import annotations
 
@@ -140,20 +143,20 @@ def test_status_warns_of_what_would_stop_the_next_run(tmp_path: Path) -> None:
         f"warning: {folder / 'tournament.toml'}: key 'bots': a three-seat tournament needs at "
         "least 3 bots, found 2 (rb, rc); list another or submit one with `arena bot add` "
         "(`arena tournament run` refuses to start until this is fixed)\n"), two.stderr
-    refused(cli("tournament", "run", folder), "needs at least 3 bots, found 2 (rb, rc)")
+    refused(cli_here("tournament", "run", folder), "needs at least 3 bots, found 2 (rb, rc)")
 
     unbuilt = tmp_path / "unbuilt"
     unbuilt.mkdir()
     (unbuilt / "bot.toml").write_text('name = "ub"\nversion = "1"\nlanguage = "c"\nrun = "./bot"\n')
     write(folder, [*bots, unbuilt])
-    three = cli("tournament", "status", folder)
+    three = cli_here("tournament", "status", folder)
     assert three.returncode == 0 and "  ub 1 [" in three.stdout, three
     lines = three.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("warning: ") and (
         "key 'bots[2]': " in lines[0] and "program './bot' not found" in lines[0]), lines
-    refused(cli("tournament", "run", folder), "key 'bots[2]': ")
+    refused(cli_here("tournament", "run", folder), "key 'bots[2]': ")
     write(folder, [*bots, random_bot(tmp_path, "rd")])
-    fine = cli("tournament", "status", folder)
+    fine = cli_here("tournament", "status", folder)
     assert fine.returncode == 0 and fine.stderr == "", fine.stderr
     assert sorted(p.name for p in folder.iterdir()) == ["tournament.toml"]
 
@@ -164,21 +167,21 @@ def test_unreadable_inputs_are_one_line(tmp_path: Path) -> None:
     write(folder, bots)
     (folder / "tournament.sqlite").write_bytes(b"this is not sqlite" * 100)
     refused(cli("tournament", "status", folder), "not a usable tournament store")
-    refused(cli("tournament", "run", folder), "not a usable tournament store")
-    refused(cli("leaderboard", "show", folder), "not a usable tournament store")
+    refused(cli_here("tournament", "run", folder), "not a usable tournament store")
+    refused(cli_here("leaderboard", "show", folder), "not a usable tournament store")
     refused(cli_here("bot", "add", folder, random_bot(tmp_path, "re")), "not a usable tournament store")
     assert (folder / "tournament.sqlite").read_bytes() == b"this is not sqlite" * 100
 
     latin = tmp_path / "latin"
     latin.mkdir()
     (latin / "tournament.toml").write_bytes(b'name = "caf\xe9"\n')
-    refused(cli("tournament", "status", latin), "tournament.toml: not UTF-8 text")
+    refused(cli_here("tournament", "status", latin), "tournament.toml: not UTF-8 text")
 
     nan = tmp_path / "nan"
     write(nan, bots)
     with (nan / "tournament.toml").open("a") as f:
         f.write("[time_control]\nincrement = nan\n")
-    refused(cli("tournament", "run", nan),
+    refused(cli_here("tournament", "run", nan),
             "key 'time_control.increment': must be a finite number, got nan")
     assert not (nan / "tournament.sqlite").exists()
 
@@ -187,23 +190,23 @@ def test_new_and_publish_check_their_paths(tmp_path: Path) -> None:
     a_file = tmp_path / "file"
     a_file.write_text("x")
     refused(cli("tournament", "new", a_file), "exists and is not a folder")
-    refused(cli("tournament", "new", tmp_path / "n", "--bot", tmp_path / "nope"),
+    refused(cli_here("tournament", "new", tmp_path / "n", "--bot", tmp_path / "nope"),
             "--bot " + str(tmp_path / "nope") + ": ")
     assert not (tmp_path / "n").exists()
     odd = [random_bot(tmp_path, n) for n in ("rb", "rc")]
     quoted = tmp_path / 'q"bot'
     shutil.move(odd[0], quoted)
-    made = cli("tournament", "new", tmp_path / "n", "--bot", quoted, "--bot", odd[1],
+    made = cli_here("tournament", "new", tmp_path / "n", "--bot", quoted, "--bot", odd[1],
                "--bot", random_bot(tmp_path, "rd"))
     assert made.returncode == 0, made.stderr
-    status = cli("tournament", "status", tmp_path / "n")  # valid TOML, valid bots
+    status = cli_here("tournament", "status", tmp_path / "n")  # valid TOML, valid bots
     assert status.returncode == 0 and "not started" in status.stdout, status.stderr
 
     folder = tmp_path / "n"
     with sqlite3.connect(folder / "tournament.sqlite"):
         pass  # an empty store: publish has a table to write
-    refused(cli("leaderboard", "publish", folder, "--out", a_file), "cannot write the leaderboard")
-    refused(cli("leaderboard", "publish", folder, "--out", "/proc/arena-no-such"),
+    refused(cli_here("leaderboard", "publish", folder, "--out", a_file), "cannot write the leaderboard")
+    refused(cli_here("leaderboard", "publish", folder, "--out", "/proc/arena-no-such"),
             "cannot write the leaderboard")
 
 
@@ -235,7 +238,7 @@ def test_a_run_lock_that_cannot_be_opened_is_one_line(tmp_path: Path) -> None:
     refused(cli("tournament", "run", folder), f"{folder / LOCK_NAME}: cannot open the run lock")
     assert not (folder / "tournament.sqlite").exists()
     assert not is_running(folder)
-    status = cli("tournament", "status", folder)
+    status = cli_here("tournament", "status", folder)
     assert status.returncode == 0 and "not started" in status.stdout, status.stderr
 
 
@@ -333,15 +336,15 @@ def test_a_bot_folder_given_as_the_tournament_folder_is_named_so(tmp_path: Path)
     folder = tmp_path / "t"
     write(folder, [random_bot(tmp_path, n) for n in ("rc", "rd", "re")])
     before = sorted(p.name for p in bot.iterdir())
-    for args in (("bot", "add", bot, folder), ("tournament", "status", bot),
-                 ("tournament", "run", bot), ("leaderboard", "publish", bot)):
-        done = cli(*args)
+    for n, args in enumerate((("bot", "add", bot, folder), ("tournament", "status", bot),
+                              ("tournament", "run", bot), ("leaderboard", "publish", bot))):
+        done = (cli if n == 0 else cli_here)(*args)
         refused(done, f"{bot}: a bot's folder (it has bot.toml), not a tournament's")
         assert "arena tournament new" not in done.stderr
     # `tournament new` there (or below) wrote tournament.toml into the bot,
     # which changed its content: its hash, and so its version, in every store.
-    refused(cli("tournament", "new", bot), f"{bot}: a bot's folder (it has bot.toml)")
-    refused(cli("tournament", "new", bot / "t"), f"{bot / 't'}: inside the bot folder {bot}")
+    refused(cli_here("tournament", "new", bot), f"{bot}: a bot's folder (it has bot.toml)")
+    refused(cli_here("tournament", "new", bot / "t"), f"{bot / 't'}: inside the bot folder {bot}")
     assert sorted(p.name for p in bot.iterdir()) == before  # nothing written into the bot
     assert not (folder / "tournament.sqlite").exists()
 
@@ -354,16 +357,16 @@ def test_a_file_given_for_a_folder_names_the_folder_meant(tmp_path: Path) -> Non
     folder = tmp_path / "t"
     write(folder, [random_bot(tmp_path, n) for n in ("rc", "rd", "re")])
     toml = folder / "tournament.toml"
-    for args in (("tournament", "run", toml), ("tournament", "status", toml),
-                 ("leaderboard", "show", toml), ("bot", "add", toml, bot)):
-        done = cli(*args)
+    for n, args in enumerate((("tournament", "run", toml), ("tournament", "status", toml),
+                              ("leaderboard", "show", toml), ("bot", "add", toml, bot))):
+        done = (cli if n == 0 else cli_here)(*args)
         refused(done, f"{toml}: a file, not a tournament folder; give the folder that holds "
                       f"tournament.toml ({folder})")
         assert "arena tournament new" not in done.stderr
-    refused(cli("bot", "add", folder, bot / "bot.toml"),
+    refused(cli_here("bot", "add", folder, bot / "bot.toml"),
             f"{bot / 'bot.toml'}: a file, not a bot folder; give the folder that holds bot.toml ({bot})")
-    refused(cli("play", bot / "bot.py", bot, bot), f"{bot / 'bot.py'}: a file, not a bot folder")
-    checked = cli("bot", "check", bot / "bot.toml")
+    refused(cli_here("play", bot / "bot.py", bot, bot), f"{bot / 'bot.py'}: a file, not a bot folder")
+    checked = cli_here("bot", "check", bot / "bot.toml")
     assert checked.returncode == 1 and "a file, not a bot folder" in checked.stdout, checked.stdout
     assert not (folder / "tournament.sqlite").exists()
 
@@ -406,7 +409,7 @@ def test_publish_replaces_only_what_it_wrote(tmp_path: Path) -> None:
         notes = tmp_path / f"notes-{name}"
         notes.mkdir()
         (notes / name).write_text(text)
-        refused(cli("leaderboard", "publish", folder, "--out", notes, "--no-site"),
+        refused(cli_here("leaderboard", "publish", folder, "--out", notes, "--no-site"),
                 f"holds a file {name} that this arena did not write (not replaced: give "
                 "another --out)")
         assert [(p.name, p.read_text()) for p in notes.iterdir()] == [(name, text)]
@@ -414,13 +417,13 @@ def test_publish_replaces_only_what_it_wrote(tmp_path: Path) -> None:
     own = tmp_path / "own"
     (own / "site").mkdir(parents=True)
     (own / "site" / "about.html").write_text("mine")
-    refused(cli("leaderboard", "publish", folder, "--out", own),
+    refused(cli_here("leaderboard", "publish", folder, "--out", own),
             f"{own / 'site'}: holds 'about.html', which no published site has: not replaced")
     assert sorted(p.relative_to(own).as_posix() for p in own.rglob("*")) == ["site", "site/about.html"]
 
     out = tmp_path / "out"
     for _ in range(2):  # its own files, replaced
-        done = cli("leaderboard", "publish", folder, "--out", out)
+        done = cli_here("leaderboard", "publish", folder, "--out", out)
         assert done.returncode == 0, done.stderr
     assert (out / "site" / "index.html").is_file() and (out / "index.html").is_file()
 
@@ -435,7 +438,7 @@ def test_a_bot_whose_folder_holds_the_tournament_is_refused_in_one_line(tmp_path
             f"{bot}: the tournament folder {folder} is inside this bot's folder")
     toml = folder / "tournament.toml"
     toml.write_text(toml.read_text().replace(', ".."', f', "{random_bot(tmp_path, "re")}"'))
-    refused(cli("bot", "add", folder, bot),
+    refused(cli_here("bot", "add", folder, bot),
             f"{bot}: the tournament folder {folder} is inside this bot's folder")
     assert not (folder / "bots").exists() and not (folder / "tournament.sqlite").exists()
 
