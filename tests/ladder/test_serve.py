@@ -287,6 +287,42 @@ def test_a_frozen_ladder_takes_no_submission_and_shows_it(
     assert [r["rank"] for r in rows] == list(range(1, len(rows) + 1))
 
 
+def test_a_finished_blocks_replays_are_served_through_the_engines_seat_views(
+        server: Server, alicebot: tuple[Path, Path, str]) -> None:
+    """A block's matches once it is over: the player page, and each seat's
+    view byte for byte what arena.web.replays builds from the engine's
+    observations (tests/web/test_views.py: no byte of it moves when cards
+    that seat cannot see are changed), never a view made here."""
+    from arena.web.replays import player_json
+
+    end = time.monotonic() + 180
+    while True:
+        store = Store(load_config(server.folder).store_path)
+        try:
+            done = store.blocks(status="finished")
+            rows = store.block_matches(done[0].id) if done else []
+        finally:
+            store.close()
+        if rows:
+            break
+        assert time.monotonic() < end, "no block finished"
+        time.sleep(1)
+    row = rows[0]
+    status, page, _ = call(f"{server.url}/ladder/match/{row.match_id}")
+    assert status == 200 and row.match_id in page
+    replay = Path(row.replay_path)
+    served = {}
+    for view in ("all", "0", "1", "2"):
+        status, text, _ = call(f"{server.url}/api/ladder/match/{row.match_id}/{view}.json")
+        assert status == 200, text
+        expected = player_json(replay, None if view == "all" else int(view))
+        assert text.encode() == expected, view
+        served[view] = text
+    assert len(set(served.values())) == 4, "each seat is served a view of its own"
+    status, text, _ = call(f"{server.url}/api/ladder/match/{row.match_id}/3.json")
+    assert status == 404 and len(text.strip().splitlines()) == 1
+
+
 @pytest.mark.browser
 def test_the_browser_signs_in_and_uploads_onto_the_table(server: Server) -> None:
     archive = server.tmp / "browserbot.tar.gz"
