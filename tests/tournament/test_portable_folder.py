@@ -10,7 +10,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from clihelp import cli
+from clihelp import cli, cli_here
 
 from arena.sandbox.botfile import load_bot
 
@@ -19,7 +19,8 @@ from .folders import random_bot
 
 def new_tournament(tmp_path: Path, folder: Path, names: tuple[str, ...]) -> list[Path]:
     sources = [random_bot(tmp_path / "src", n) for n in names]
-    made = cli("tournament", "new", folder, *[a for s in sources for a in ("--bot", s)])
+    # In-process (cli_here): `tournament new` as a process is test_end_to_end's.
+    made = cli_here("tournament", "new", folder, *[a for s in sources for a in ("--bot", s)])
     assert made.returncode == 0, made.stderr
     assert f"copied into {folder / 'sources'}" in made.stdout
     toml = folder / "tournament.toml"
@@ -83,12 +84,12 @@ def test_a_copied_then_moved_tournament_folder_runs_as_before(tmp_path: Path) ->
     first = cli("tournament", "run", copy)
     assert first.returncode == 0, first.stderr
     assert "6/6 matches finished (6 played now, 0 failed)" in first.stdout
-    board = cli("leaderboard", "publish", copy, "--out", tmp_path / "b1")
+    board = cli_here("leaderboard", "publish", copy, "--out", tmp_path / "b1")
     assert board.returncode == 0, board.stderr
 
     moved = tmp_path / "moved"
     shutil.move(copy, moved)
-    status = cli("tournament", "status", moved)
+    status = cli_here("tournament", "status", moved)
     assert status.returncode == 0, status.stderr
     assert "finished 6 (of 6" in status.stdout
     again = cli("tournament", "run", moved)
@@ -117,11 +118,11 @@ def test_a_moved_folder_reads_its_results_with_a_listed_source_gone(tmp_path: Pa
     status = cli("tournament", "status", moved)
     assert status.returncode == 0, status.stderr
     assert "finished 6 (of 6" in status.stdout and "rc 1.0.0" in status.stdout
-    board = cli("leaderboard", "show", moved)
+    board = cli_here("leaderboard", "show", moved)
     assert board.returncode == 0, board.stderr
     assert "| rc |" in board.stdout
     # Running needs the listed folders: refused in one line, nothing changed.
-    again = cli("tournament", "run", moved)
+    again = cli_here("tournament", "run", moved)
     assert again.returncode == 2 and "key 'bots[1]'" in again.stderr
     assert len(again.stderr.strip().splitlines()) == 1
 
