@@ -95,7 +95,17 @@ def run(
         "--concurrency", "-j", min=0, max=1024,
         help="matches at once, 0 = one per CPU core, as in tournament.toml (default: the config's)")] = None,
     dask: Annotated[str | None, typer.Option(
-        "--dask", help="play on Dask: 'local' (LocalCluster) or tcp://host:port")] = None,
+        "--dask", help="play on Dask: 'local' (LocalCluster), tcp://host:port or "
+        "tls://host:port")] = None,
+    tls: Annotated[str, typer.Option(
+        "--tls", help="the folder of the cluster's certificates (arena cluster certs DIR), "
+        "for a tls:// scheduler")] = "",
+    insecure: Annotated[bool, typer.Option(
+        "--insecure", help="allow plain tcp:// to a scheduler on another machine "
+        "(unencrypted, unauthenticated)")] = False,
+    match_timeout: Annotated[float, typer.Option(
+        "--match-timeout", min=1.0, help="with --dask: seconds a match may take from its "
+        "hand-out before its worker is refused as hung and it is played elsewhere")] = 1800.0,
     cpu_slots: Annotated[bool | None, typer.Option(
         "--cpu-slots/--no-cpu-slots",
         help="run each concurrent match on CPUs of its own (default: config, on)")] = None,
@@ -119,6 +129,7 @@ def run(
         load_config,
         make_executor,
         run_tournament,
+        scheduler_problem,
         seed_warning,
     )
 
@@ -127,7 +138,7 @@ def run(
     except TournamentConfigError as exc:
         raise _fail(str(exc)) from None
     if dask is not None and dask_address_problem(dask):
-        raise _fail(f"--dask {dask!r}: expected 'local' or tcp://host:port")
+        raise _fail(f"--dask {dask!r}: expected 'local', tcp://host:port or tls://host:port")
     if stop is not None:
         if stop not in STOPS:
             raise _fail(f"--stop {stop!r}: expected {' or '.join(STOPS)}")
@@ -140,13 +151,16 @@ def run(
         raise _fail(str(exc)) from None
     kind = "dask" if dask is not None else config.executor
     address = dask if dask is not None else config.dask_address
+    if kind == "dask" and (problem := scheduler_problem(address, tls, insecure)):
+        raise _fail(problem)  # before anything is stored
     workers = concurrency if concurrency is not None else config.concurrency
     pin = cpu_slots if cpu_slots is not None else config.cpu_slots
     progress: Progress | None = None
     # Ctrl-C and SIGTERM: the workers stop their matches' bots and exit;
     # finished matches are stored (arena/cli/stopping.py).
     signals = RunStop(lambda: make_executor(kind, workers, address, quiet=quiet, pin_cpus=pin,
-                                            sandbox=config.match.sandbox))
+                                            sandbox=config.match.sandbox, tls=tls,
+                                            insecure=insecure, match_timeout=match_timeout))
 
     warnings = [seed_warning(config)] + [fallback_note(bot, config.match.sandbox) for bot in bots]
 

@@ -34,7 +34,14 @@ if TYPE_CHECKING:
     from arena.tournament.bundle import (
         write as write_bundle,
     )
-    from arena.tournament.cluster import run_worker
+    from arena.tournament.cluster import (
+        CertsError,
+        make_certs,
+        run_worker,
+    )
+    from arena.tournament.cluster import (
+        address_problem as scheduler_problem,
+    )
     from arena.tournament.config import (
         CONFIG_NAME,
         SANDBOXES,
@@ -166,6 +173,7 @@ __all__ = [
     "SEAT_ORDERS",
     "STOPS",
     "BotRow",
+    "CertsError",
     "Executor",
     "ExecutorError",
     "FieldError",
@@ -210,6 +218,7 @@ __all__ = [
     "foreign_bundle_entry",
     "is_running",
     "load_config",
+    "make_certs",
     "make_executor",
     "mark_revealed",
     "match_key",
@@ -226,6 +235,7 @@ __all__ = [
     "result_to_json",
     "run_tournament",
     "run_worker",
+    "scheduler_problem",
     "seed_warning",
     "server_split",
     "table_of",
@@ -281,6 +291,9 @@ _HOME: dict[str, tuple[str, str]] = {
     "compose": ("standings", "compose"),
     "copy_source": ("registry", "copy_source"),
     "dask_address_problem": ("config", "dask_address_problem"),
+    "scheduler_problem": ("cluster", "address_problem"),
+    "CertsError": ("cluster", "CertsError"),
+    "make_certs": ("cluster", "make_certs"),
     "deal_seeds": ("coordinator", "deal_seeds"),
     "derive_seed": ("schedule", "derive_seed"),
     "example_config": ("config", "example_config"),

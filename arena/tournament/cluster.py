@@ -30,6 +30,7 @@ from arena.sandbox import botpack
 from arena.sandbox.botfile import folder_hash
 from arena.sandbox.levels import available_levels
 from arena.tournament.bundle_format import arena_version
+from arena.tournament.errors import TournamentError
 
 log = logging.getLogger("arena.tournament")
 
@@ -165,7 +166,7 @@ def refuse_here(why: str) -> bool:
 
 
 async def serve(scheduler: str, name: str, folder: Path, nthreads: int = 1,
-                connect_timeout: float = 30) -> str:
+                connect_timeout: float = 30, tls: str = "") -> str:
     """Run a Dask worker of `scheduler` in this process until it is closed
     (SIGTERM, SIGINT, the scheduler gone) or refused; returns why it was
     refused ("" if it was not)."""
@@ -183,7 +184,7 @@ async def serve(scheduler: str, name: str, folder: Path, nthreads: int = 1,
                           "distributed.comm.timeouts.connect": f"{connect_timeout}s"}):
         worker = dist.Worker(scheduler, nthreads=nthreads, name=name, dashboard=False,
                              local_directory=str(folder / "dask"),
-                             death_timeout=connect_timeout)
+                             death_timeout=connect_timeout, security=security(tls))
         await worker
         try:
             ended = asyncio.ensure_future(worker.finished())
@@ -193,14 +194,22 @@ async def serve(scheduler: str, name: str, folder: Path, nthreads: int = 1,
             for waiting in waits:
                 waiting.cancel()
         finally:
-            with contextlib.suppress(Exception):
-                await worker.close(reason="arena worker stopped")
+            # Refused: no goodbye (a hung match would hold the worker's
+            # close; the process exits, run_worker, and its match process
+            # follows with its bots stopped: worker._exit_with_parent).
+            if not _REFUSED:
+                with contextlib.suppress(Exception):
+                    await worker.close(reason="arena worker stopped")
     return _REFUSED[0] if _REFUSED else ""
 
 
-def run_worker(scheduler: str, name: str, folder: Path, sandbox: str) -> int:
+def run_worker(scheduler: str, name: str, folder: Path, sandbox: str, tls: str = "",
+               insecure: bool = False) -> int:
     """`arena worker`: check this machine, then serve until stopped. Exit
     status 0 when stopped, 1 when refused, 2 when it cannot start."""
+    if problem := address_problem(scheduler, tls, insecure):
+        print(f"error: --scheduler {problem}", file=sys.stderr)
+        return 2
     from arena.sandbox.api import LEVELS
 
     if sandbox not in ("auto", *LEVELS):
@@ -216,11 +225,129 @@ def run_worker(scheduler: str, name: str, folder: Path, sandbox: str) -> int:
     print(f"arena worker {name}: {me.line()}; scheduler {scheduler}", file=sys.stderr,
           flush=True)
     try:
-        why = asyncio.run(serve(scheduler, name, folder))
+        why = asyncio.run(serve(scheduler, name, folder, tls=tls))
     except OSError as exc:  # TimeoutError included: no scheduler answers there
         print(f"error: dask scheduler {scheduler}: cannot connect: {exc}", file=sys.stderr)
         return 2
     if why:
-        print(f"arena worker {name}: refused by the coordinator: {why}", file=sys.stderr)
-        return 1
+        import os
+
+        print(f"arena worker {name}: refused by the coordinator: {why}", file=sys.stderr,
+              flush=True)
+        sys.stdout.flush()
+        os._exit(1)  # at once: a hung match's thread would hold a normal exit
     return 0
+
+
+# --- addresses and TLS -------------------------------------------------------
+
+# The files of a TLS folder (`arena cluster certs DIR`, or the openssl recipe
+# in docs/tournaments.md): the cluster's CA, and one certificate and key it
+# signed that every node (scheduler, workers, coordinator) presents.
+CA_FILE, CERT_FILE, KEY_FILE = "ca.pem", "cluster.pem", "cluster.key"
+
+
+def _loopback(host: str) -> bool:
+    import ipaddress
+
+    host = host.strip("[]")
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def address_problem(address: str, tls: str, insecure: bool) -> str:
+    """What stops this run (or worker) from using the scheduler at `address`
+    ("" if nothing): plain tcp:// is unencrypted and unauthenticated, so it
+    goes to this machine only unless `insecure`; tls:// needs `tls` (the
+    TLS folder) and the folder its three files."""
+    if address in ("", "local"):
+        return ""
+    scheme, _, rest = address.partition("://")
+    host = rest.rpartition(":")[0]
+    if scheme == "tcp":
+        if tls:
+            return f"{address}: --tls is for a tls:// address"
+        if not insecure and not _loopback(host):
+            return (f"{address}: plain tcp:// to another machine is neither encrypted nor "
+                    "authenticated (anyone who reaches the scheduler can run code on every "
+                    "worker); use tls:// with --tls DIR (arena cluster certs DIR), or say "
+                    "--insecure")
+        return ""
+    if scheme == "tls":
+        if not tls:
+            return f"{address}: a tls:// scheduler needs --tls DIR (arena cluster certs DIR)"
+        for name in (CA_FILE, CERT_FILE, KEY_FILE):
+            if not (Path(tls) / name).is_file():
+                return f"--tls {tls}: no {name} there (arena cluster certs DIR makes them)"
+    return ""
+
+
+def security(tls: str) -> Any:
+    """Dask's Security for the TLS folder `tls` (None without one): every
+    connection encrypted, and only nodes with a certificate of the
+    cluster's CA let in."""
+    if not tls:
+        return None
+    from distributed import security as dask_security
+
+    make: Any = dask_security.Security  # untyped library
+    folder = Path(tls)
+    ca, cert, key = (str(folder / n) for n in (CA_FILE, CERT_FILE, KEY_FILE))
+    return make(require_encryption=True, tls_ca_file=ca, tls_client_cert=cert,
+                    tls_client_key=key, tls_worker_cert=cert, tls_worker_key=key,
+                    tls_scheduler_cert=cert, tls_scheduler_key=key)
+
+
+def make_certs(folder: Path, days: int = 365) -> list[Path]:
+    """A CA and one certificate it signs, for every node of a cluster, with
+    openssl (EC P-256 keys, readable by their owner only). Returns the files;
+    CertsError if the folder has them already or openssl fails."""
+    import os
+    import shutil
+    import subprocess
+
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        raise CertsError("openssl is not installed (it makes the certificates)")
+    targets = [folder / n for n in (CA_FILE, CERT_FILE, KEY_FILE)]
+    if any(p.exists() for p in targets):
+        raise CertsError(f"{folder}: has certificates already (remove them to make new ones)")
+    folder.mkdir(parents=True, exist_ok=True)
+    work = folder / ".making"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(mode=0o700)
+    old = os.umask(0o077)
+    try:
+        steps = [
+            ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "ca.key"],
+            ["req", "-x509", "-new", "-key", "ca.key", "-sha256", "-days", str(days),
+             "-subj", "/CN=arena cluster CA", "-out", CA_FILE],
+            ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", KEY_FILE],
+            ["req", "-new", "-key", KEY_FILE, "-subj", "/CN=arena cluster node", "-out",
+             "node.csr"],
+            ["x509", "-req", "-in", "node.csr", "-CA", CA_FILE, "-CAkey", "ca.key",
+             "-CAcreateserial", "-sha256", "-days", str(days), "-out", CERT_FILE],
+        ]
+        for step in steps:
+            done = subprocess.run([openssl, *step], cwd=work, capture_output=True, text=True,
+                                  check=False)
+            if done.returncode != 0:
+                last = (done.stderr.strip().splitlines() or ["failed"])[-1]
+                raise CertsError(f"openssl {step[0]}: {last}")
+        for target in targets:
+            os.replace(work / target.name, target)
+        # The CA's key signs nothing more: kept beside, for the organiser to
+        # put away (a node needs the three files above only).
+        os.replace(work / "ca.key", folder / "ca.key")
+    finally:
+        os.umask(old)
+        shutil.rmtree(work, ignore_errors=True)
+    return [*targets, folder / "ca.key"]
+
+
+class CertsError(TournamentError, RuntimeError):
+    """`arena cluster certs` cannot make the certificates: one line."""

@@ -52,13 +52,14 @@ class TournamentConfigError(TournamentError, ValueError):
 
 def dask_address_problem(address: str) -> str:
     """What is wrong with a Dask address ("" if nothing): "local", or
-    tcp://host:port with a host and a port number."""
+    tcp://host:port or tls://host:port with a host and a port number."""
     if address == "local":
         return ""
-    host, sep, port = address.removeprefix("tcp://").rpartition(":")
-    if not address.startswith("tcp://") or not sep or not host or not port.isdigit() \
+    scheme, _, rest = address.partition("://")
+    host, sep, port = rest.rpartition(":")
+    if scheme not in ("tcp", "tls") or not sep or not host or not port.isdigit() \
             or not 0 < int(port) < 65536:
-        return f"{address!r} is neither 'local' nor tcp://host:port"
+        return f"{address!r} is neither 'local' nor tcp://host:port or tls://host:port"
     return ""
 
 

@@ -27,11 +27,13 @@ from arena.tournament import cpus, honest
 from arena.tournament.cluster import (
     QUIET_WORKER_CONFIG,
     Identity,
+    address_problem,
     identity,
     localize,
     pack_bot,
     refusal,
     refuse_here,
+    security,
 )
 from arena.tournament.deal_gate import DealGate
 from arena.tournament.honest import Returned
@@ -197,6 +199,13 @@ def connect_seconds() -> float:
 # Seconds a run waits for a worker that may play it (dask_executor._wait_for_workers).
 WORKERS_SECONDS = 60
 
+# Seconds from a match's hand-out to its result before the coordinator gives
+# up on its worker (slow or hung) and plays it elsewhere (--match-timeout).
+MATCH_TIMEOUT = 1800.0
+
+# What a worker says as it starts a match (the coordinator's match clock).
+START_TOPIC = "arena-match-start"
+
 # Results of one match refused (honest.check) before it is failed for this run.
 MAX_REFUSALS = 3
 NO_WORKER_LEFT = (f"no Dask worker that may play it was left for {WORKERS_SECONDS} s: every "
@@ -209,6 +218,11 @@ def _cluster_task(runner: Runner, spec: MatchSpec, packs: dict[str, bytes]) -> R
     into this worker's cache (cluster.localize), played in the worker's
     match process, its replay recorded there and sent back with the result
     (honest.py)."""
+    import distributed
+
+    worker: Any = distributed.get_worker()
+    # The coordinator's clock of this match starts now (DaskExecutor._deadline).
+    worker.log_event(START_TOPIC, {"key": str(worker.get_current_task())})
     local = localize(spec, packs)
     return _in_match_process(functools.partial(honest.play_recorded, runner), local)
 
@@ -220,7 +234,8 @@ class DaskExecutor:
 
     def __init__(self, address: str, workers: int, runner: Runner | None = None,
                  quiet: bool = False, pin_cpus: bool = True, check: bool = True,
-                 sandbox: str = "auto") -> None:
+                 sandbox: str = "auto", tls: str = "", insecure: bool = False,
+                 match_timeout: float = MATCH_TIMEOUT) -> None:
         import distributed
 
         dist: Any = distributed  # untyped library
@@ -230,6 +245,8 @@ class DaskExecutor:
         self._check = check
         self.refused: dict[str, str] = {}  # worker address -> why it was refused
         self._sandbox = sandbox
+        self._match_timeout = match_timeout
+        self._started: dict[str, float] = {}  # task key -> when a worker started it
         self._me = identity()
         self._admitted: set[str] = set()  # workers whose identity was checked (cluster.py)
         self._scattered: dict[str, Any] = {}  # content hash -> its pack, a Dask future
@@ -273,12 +290,17 @@ class DaskExecutor:
                 self._client: Any = dist.Client(self._cluster)
             else:
                 timeout = connect_seconds()
+                # Plain tcp:// only to this machine unless told; tls:// with
+                # the cluster's certificates (cluster.py).
+                if problem := address_problem(address, tls, insecure):
+                    raise ExecutorError(problem)
                 try:
-                    self._client = dist.Client(address, timeout=timeout)
+                    self._client = dist.Client(address, timeout=timeout, security=security(tls))
                 except (OSError, ValueError) as exc:  # TimeoutError is an OSError
                     raise ExecutorError(
                         f"dask scheduler {address}: cannot connect: {exc}") from None
             self._client.register_plugin(_worker_plugin(slots), name="arena-match-process")
+            self._client.subscribe_topic(START_TOPIC, self._on_start)
         self.workers = max(1, self._wait_for_workers(address))
 
     def _wait_for_workers(self, address: str) -> int:
@@ -350,13 +372,9 @@ class DaskExecutor:
                          workers=self._admit())
 
     def play(self, specs: Iterable[MatchSpec]) -> Iterator[Outcome]:
-        import distributed
-
-        dist: Any = distributed
         window = 2 * self.workers
         gate = DealGate(specs)  # no two matches on the same deals at once
-        futures: dict[Any, MatchSpec] = {}
-        batch: Any = dist.as_completed(with_results=False)
+        futures: dict[Any, tuple[Any, MatchSpec, float]] = {}  # key -> future, spec, handed out
         in_flight = 0
         refusals: dict[tuple[str, str], int] = {}  # (match id, why) -> times played again
 
@@ -375,8 +393,7 @@ class DaskExecutor:
                 time.sleep(0.2)
             future = self._client.submit(_cluster_task, self._runner, spec, self._packs(spec),
                                          pure=False)
-            futures[future.key] = spec
-            batch.add(future)
+            futures[future.key] = (future, spec, time.monotonic())
             in_flight += 1
             return True
 
@@ -395,12 +412,15 @@ class DaskExecutor:
             if failed:
                 yield failed.pop(0)
                 continue
-            future = next(batch)
+            future, why = self._next(futures)
             in_flight -= 1
-            spec = futures.pop(future.key)
+            spec = futures.pop(future.key)[1]
+            self._started.pop(str(future.key), None)
             match_id = spec.match_id
             outcome: Outcome | None
-            if future.status == "finished":
+            if why:  # past its deadline: cancelled, its worker refused
+                outcome = None
+            elif future.status == "finished":
                 outcome, why = self._accepted(future, spec), "results of it were refused"
             else:
                 outcome, why = self._failed(future, spec), "times its worker was lost"
@@ -417,6 +437,58 @@ class DaskExecutor:
                 gate.finished(spec)
                 yield outcome
             submit_more()
+
+    def _next(self, futures: dict[Any, tuple[Any, MatchSpec, float]]) -> tuple[Any, str]:
+        """The next task to come back, with "" as the reason, or one past
+        its deadline (a slow or hung worker): cancelled, the worker that
+        held it refused (it takes no further match, and leaves), with the
+        reason it is played again."""
+        import distributed
+
+        dist: Any = distributed
+        while True:
+            soonest = min(futures.values(), key=self._deadline)
+            left = self._deadline(soonest) - time.monotonic()
+            if left > 0:
+                try:
+                    done, _ = dist.wait([f for f, _, _ in futures.values()], timeout=left,
+                                        return_when="FIRST_COMPLETED")
+                except TimeoutError:
+                    continue
+                except dist.client.FuturesCancelledError:
+                    # Cancelled (its data lost with a worker): handed back
+                    # as done; _failed tells it from a failure.
+                    done = {f for f, _, _ in futures.values() if f.cancelled()}
+                    if not done:
+                        continue
+                # The lowest match id of those that came back (a stable order).
+                return min(done, key=lambda f: futures[f.key][1].match_id), ""
+            future, spec = soonest[0], soonest[1]
+            if future.done():
+                return future, ""
+            held = [w for w, keys in self._client.processing().items() if future.key in keys]
+            self._client.cancel(future)
+            for worker in held:
+                if worker not in self.refused:
+                    self._refuse(worker, f"match {spec.match_id} took longer than "
+                                 f"{self._match_timeout:.0f} s there (a slow or hung worker: "
+                                 "the match is played again by another)")
+            return future, "times it took too long"
+
+    def _deadline(self, entry: tuple[Any, MatchSpec, float]) -> float:
+        """When a match in flight is given up: `match_timeout` after its
+        worker started it (its START_TOPIC event), or twice that after it
+        was handed out if no worker has started it (queued behind a hung one)."""
+        started = self._started.get(str(entry[0].key))
+        if started is not None:
+            return started + self._match_timeout
+        return entry[2] + 2 * self._match_timeout
+
+    def _on_start(self, event: tuple[float, Any]) -> None:
+        """A worker started a match (run by the client's event loop)."""
+        msg = event[1]
+        if isinstance(msg, dict) and isinstance(msg.get("key"), str):
+            self._started[msg["key"]] = time.monotonic()
 
     def _failed(self, future: Any, spec: MatchSpec) -> Outcome | None:
         """The outcome of a task that did not finish, or None when it was

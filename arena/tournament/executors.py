@@ -165,12 +165,18 @@ class LocalPool:
 def make_executor(kind: str, workers: int, dask_address: str = "",
                   runner: Runner | None = None, quiet: bool = False,
                   pin_cpus: bool = True, sandbox: str = "auto",
-                  slots: list[tuple[int, ...]] | None = None) -> Executor:
-    """`sandbox`: the run's level, which a Dask worker must offer to be sent its
-    matches; `slots`: the local pool's CPU sets (Dask workers take theirs from
-    ARENA_CPUS)."""
+                  slots: list[tuple[int, ...]] | None = None, tls: str = "",
+                  insecure: bool = False, match_timeout: float = 0) -> Executor:
+    """`sandbox`: the run's level, which a Dask worker must offer to be sent
+    its matches; `slots`: the local pool's CPU sets (Dask workers take
+    theirs from ARENA_CPUS); `tls`: the folder of the cluster's certificates
+    for a tls:// scheduler; `insecure`: plain tcp:// to another machine
+    allowed; `match_timeout`: seconds a Dask match may take (0: the default)."""
     if kind == "dask":
-        from arena.tournament.dask_executor import DaskExecutor  # dask only when asked for
+        # dask only when asked for
+        from arena.tournament.dask_executor import MATCH_TIMEOUT, DaskExecutor
 
-        return DaskExecutor(dask_address, workers, runner, quiet, pin_cpus, sandbox=sandbox)
+        return DaskExecutor(dask_address, workers, runner, quiet, pin_cpus, sandbox=sandbox,
+                            tls=tls, insecure=insecure,
+                            match_timeout=match_timeout or MATCH_TIMEOUT)
     return LocalPool(workers, runner, pin_cpus, slots)

@@ -54,15 +54,19 @@ class Cluster:
     """A scheduler on 127.0.0.1 (a port of its own) and the workers started
     with `worker`; `close` stops them all, kill -9 what does not stop."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, tls: Path | None = None) -> None:
         self.folder = folder
+        self.tls = tls  # the certificates' folder (arena cluster certs): tls://
         self.token = secrets.token_hex(6)
         self.procs: dict[str, subprocess.Popen[Any]] = {}
         folder.mkdir(parents=True, exist_ok=True)
         file = folder / "scheduler.json"
+        secure = [] if tls is None else [
+            "--protocol", "tls", "--tls-ca-file", str(tls / "ca.pem"),
+            "--tls-cert", str(tls / "cluster.pem"), "--tls-key", str(tls / "cluster.key")]
         self._start("scheduler", [sys.executable, "-m", "distributed.cli.dask_scheduler",
                                   "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-                                  "--dashboard-address", "127.0.0.1:0",
+                                  "--dashboard-address", "127.0.0.1:0", *secure,
                                   "--scheduler-file", str(file)], folder)
         deadline = time.monotonic() + 60
         while not file.exists() and time.monotonic() < deadline:
@@ -74,7 +78,8 @@ class Cluster:
                 self.address = str(json.loads(file.read_text())["address"])
                 break
             time.sleep(0.1)
-        assert self.address.startswith("tcp://127.0.0.1:"), self.address
+        scheme = "tcp" if tls is None else "tls"
+        assert self.address.startswith(f"{scheme}://127.0.0.1:"), self.address
 
     def _start(self, name: str, command: Sequence[str], cwd: Path,
                env: dict[str, str] | None = None) -> subprocess.Popen[Any]:
@@ -93,8 +98,9 @@ class Cluster:
         """`arena worker --scheduler ADDRESS` in folder `name` of its own."""
         home = self.folder / name
         home.mkdir(exist_ok=True)
+        secure = [] if self.tls is None else ["--tls", str(self.tls)]
         proc = self._start(name, argv("worker", "--scheduler", self.address, "--name", name,
-                                      *args), home, {"PYTHONPATH": str(ROOT / "tests"),
+                                      *secure, *args), home, {"PYTHONPATH": str(ROOT / "tests"),
                                                      **(env or {})})
         if wait:
             self.wait_for(name)
@@ -103,7 +109,10 @@ class Cluster:
     def names(self) -> list[str]:
         from distributed import Client
 
-        with Client(self.address, timeout=10) as client:
+        from arena.tournament.cluster import security
+
+        with Client(self.address, timeout=10,
+                    security=security(str(self.tls) if self.tls else "")) as client:
             return sorted(str(w.get("name")) for w in
                           client.scheduler_info()["workers"].values())
 
@@ -118,11 +127,17 @@ class Cluster:
         raise AssertionError(f"worker {name} never joined: {self.log(name)[-2000:]}")
 
     def kill(self, name: str) -> None:
-        """kill -9 the worker `name` and everything of its process group."""
+        """kill -9 the worker process `name` (alone: what it started must end by itself)."""
         proc = self.procs[name]
         with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
+            os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
+
+    def bots_of(self, name: str) -> list[int]:
+        """Live bot processes working in worker `name`'s bot cache: its match in play."""
+        cache = str(self.folder / name / "arena-worker" / "bots")
+        return [int(e) for e in os.listdir("/proc") if e.isdigit() and _alive(int(e))
+                and _cwd(int(e)).startswith(cache)]
 
     def leftovers(self) -> list[int]:
         """Live processes of this cluster's: marked ones, and bots working in its folder."""
@@ -163,8 +178,8 @@ class Cluster:
 
 
 @contextlib.contextmanager
-def cluster(folder: Path) -> Iterator[Cluster]:
-    c = Cluster(folder)
+def cluster(folder: Path, tls: Path | None = None) -> Iterator[Cluster]:
+    c = Cluster(folder, tls)
     try:
         yield c
     finally:
