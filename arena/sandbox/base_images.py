@@ -32,6 +32,9 @@ RECIPE_VERSION = 2  # bump when the way images are assembled changes
 PYTHON_IMAGE = "arena-python:1"
 NODE_IMAGE = "arena-node:1"
 SHELL_IMAGE = "arena-shell:1"
+# The Python image plus numpy: built on first use (ON_DEMAND), not by build_all,
+# since few bots need its 70 MB.
+NUMPY_IMAGE = "arena-numpy:1"
 # The shell image: the Python image (the stdio bridge runs on it) plus these
 # programs of this machine, for bots written in sh, jq or awk.
 SHELL_TOOLS = (("dash", "/bin/sh"), ("jq", "/usr/bin/jq"), ("mawk", "/usr/bin/awk"))
@@ -205,6 +208,30 @@ def shell_recipe() -> Recipe:
     return r
 
 
+def numpy_recipe() -> Recipe:
+    """The Python image plus this machine's numpy: its package (tests left
+    out) and the shared libraries its wheel carries beside it (numpy.libs,
+    which its extension modules find by their RPATH, $ORIGIN/../numpy.libs),
+    for bots whose policy is a numpy network (sample_bots/learned)."""
+    try:
+        src = _module_dir("numpy")
+    except ImportError:
+        raise ImageBuildError("numpy image: numpy is not installed here "
+                              "(pip install numpy, or .[env])") from None
+    r = python_recipe("arena-numpy")
+    r.add_tree(src, f"{SITE_DIR}/numpy", _skip_site)
+    libs = src.parent / "numpy.libs"
+    if libs.is_dir():
+        r.add_tree(libs, f"{SITE_DIR}/numpy.libs", _skip_site)
+    r._digest = ""  # python_recipe took it without these files
+    r.digest()
+    return r
+
+
+# Images a bot may name that are built the first time one is run, not by build_all.
+ON_DEMAND: dict[str, Callable[[], Recipe]] = {NUMPY_IMAGE: numpy_recipe}
+
+
 def shell_tools_present() -> bool:
     return all(shutil.which(name) for name, _ in SHELL_TOOLS)
 
@@ -258,6 +285,11 @@ def strip_binaries(recipe: Recipe, scratch: Path) -> None:
     if strip is None:
         return
     for n, (dest, src) in enumerate(sorted(recipe.files.items())):
+        # A wheel's bundled libraries (numpy.libs/, auditwheel's): their program
+        # headers were rewritten by patchelf, and strip leaves them unloadable
+        # ("ELF load command address/offset not page-aligned").
+        if any(part.endswith(".libs") for part in dest.split("/")):
+            continue
         with open(src, "rb") as f:
             if f.read(4) != b"\x7fELF":
                 continue

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 import math
 import os
 import socket
@@ -25,12 +26,14 @@ from pathlib import Path
 from typing import Any
 
 from arena.manifest import BotSpec
-from arena.sandbox import bot_images, freezer, own_init, peers
+from arena.sandbox import base_images, bot_images, freezer, own_init, peers
 from arena.sandbox.api import Limits, SandboxError, SandboxUnavailable
 from arena.sandbox.bwrap import next_uid
 from arena.sandbox.logcap import CappedLog
 from arena.sandbox.own_init import OwnInit
 from arena.sandbox.sockets import open_socket_to
+
+log = logging.getLogger("arena.sandbox")
 
 LABEL = "arena.bot"
 # Declared VOLUMEs an image may have: each gets a tmpfs of Limits.tmpfs_mb.
@@ -87,8 +90,8 @@ def can_run(bot: BotSpec) -> bool:
     """The docker level is usable for this bot: an engine, and an image it has or can build."""
     if not engine_reachable():
         return False
-    if bot.image:
-        return image_present(bot.image)
+    if bot.image:  # an on-demand image is built at the first launch
+        return image_present(bot.image) or bot.image in base_images.ON_DEMAND
     return bot_images.has_dockerfile(bot)
 
 
@@ -105,6 +108,8 @@ def _ensure_image(bot: BotSpec) -> str:
     if not image:
         raise SandboxError(f"{bot.label}: docker level needs `image` in bot.toml or a Dockerfile")
     if bot.image:
+        if not image_present(image) and image in base_images.ON_DEMAND:
+            _build_on_demand(bot, image)
         if not image_present(image):
             raise SandboxError(f"{bot.label}: docker image {image!r} not found "
                                f"(build the sample images with `arena sandbox build-images`)")
@@ -120,7 +125,28 @@ def _ensure_image(bot: BotSpec) -> str:
         pass
     except docker.errors.APIError as exc:
         raise SandboxError(f"{bot.label}: docker could not look up {image!r}: {exc}") from None
+    # A Dockerfile FROM an on-demand base: that base first (no registry to pull it from).
+    text = (Path(bot.path) / "Dockerfile").read_text(encoding="utf-8", errors="replace")
+    for base in base_images.ON_DEMAND:
+        if base.split(":")[0] in text and not image_present(base):
+            _build_on_demand(bot, base)
     return bot_images.build(client(), bot, _cpuset())
+
+
+_on_demand = threading.Lock()  # one build of an image at a time in this process
+
+
+def _build_on_demand(bot: BotSpec, image: str) -> None:
+    """An image of base_images.ON_DEMAND, built now from this machine's
+    files (as `arena sandbox build-images` builds the others)."""
+    with _on_demand:
+        if image_present(image):
+            return
+        log.info("building docker image %s for %s (once)", image, bot.label)
+        try:
+            base_images.build(base_images.ON_DEMAND[image](), image, client())
+        except base_images.ImageBuildError as exc:
+            raise SandboxError(f"{bot.label}: docker image {image!r}: {exc}") from None
 
 
 def _check_image_command(bot: BotSpec, image: str) -> None:

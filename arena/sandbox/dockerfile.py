@@ -12,7 +12,8 @@ naming the file and the line:
 
 - `ADD` of a URL (`scheme://...`) or a git address (`git@host:...`);
 - `FROM` of anything but a stage defined above, `scratch` or one of the
-  arena's base images (`arena-python:*`, `arena-node:*`, `arena-shell:*`), and a `FROM`
+  arena's base images (`arena-python:*`, `arena-node:*`, `arena-shell:*`,
+  `arena-numpy:*`), and a `FROM`
   whose image is a variable (`$BASE`: it cannot be checked);
 - `COPY --from`, `ADD --from` and `RUN --mount=...,from=...` of anything
   but a stage above (by name or number) or an arena base image;
@@ -29,10 +30,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.sandbox.base_images import NODE_IMAGE, PYTHON_IMAGE, SHELL_IMAGE
+from arena.sandbox.base_images import NODE_IMAGE, NUMPY_IMAGE, PYTHON_IMAGE, SHELL_IMAGE
 
 # The arena's own images (arena/sandbox/base_images.py), any tag: built on this machine.
-BASE_REPOSITORIES = tuple(image.split(":")[0] for image in (PYTHON_IMAGE, NODE_IMAGE, SHELL_IMAGE))
+BASE_REPOSITORIES = tuple(image.split(":")[0]
+                          for image in (PYTHON_IMAGE, NODE_IMAGE, SHELL_IMAGE, NUMPY_IMAGE))
 _HEREDOC = re.compile(r"<<(-?)([\"']?)([A-Za-z_][A-Za-z0-9_]*)\2")
 _DIRECTIVE = re.compile(r"^#\s*([A-Za-z]+)\s*=\s*(\S+)\s*$")
 _REMOTE = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*://|git@)")

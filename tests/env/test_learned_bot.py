@@ -107,3 +107,19 @@ def test_the_core_package_never_imports_the_learning_libraries() -> None:
              "assert not ref, ref\n")
     done = subprocess.run([sys.executable, "-c", code2], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.docker
+def test_the_learned_bot_plays_at_the_docker_level(tmp_path: Path) -> None:
+    """Its bot.toml names arena-numpy:1 (the Python image plus numpy), which
+    the docker level builds the first time a bot names it; then it plays."""
+    from arena.sandbox.levels import available_levels
+
+    if "docker" not in available_levels():
+        pytest.skip("sandbox level 'docker' unavailable here")
+    done = subprocess.run([ARENA, "bot", "check", str(ROOT / "sample_bots" / "learned"),
+                           "--sandbox", "docker"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "started (sandbox level: docker)" in done.stdout
+    assert "finished the match" in done.stdout
