@@ -174,7 +174,8 @@ def test_static_export_opens_from_file(golden: Path, tmp_path: Path, shots: Path
         page.screenshot(path=str(shots / "export-czech.png"), full_page=True)
 
 
-def test_published_site_is_browsable_from_file(stored: Path, tmp_path: Path) -> None:
+def test_published_site_is_browsable_from_file(stored_short: Path, tmp_path: Path) -> None:
+    stored = stored_short
     out = tmp_path / "board"
     cli_ok("leaderboard", "publish", stored, "--out", out, cwd=None, timeout=300)
     assert (out / "leaderboard.md").is_file() and (out / "site" / "index.html").is_file()

@@ -14,7 +14,9 @@ from arena.web import export
 pytestmark = [pytest.mark.slow]
 
 
-def test_a_republished_site_keeps_no_page_of_the_earlier_one(stored: Path, tmp_path: Path) -> None:
+def test_a_republished_site_keeps_no_page_of_the_earlier_one(stored_short: Path,
+                                                            tmp_path: Path) -> None:
+    stored = stored_short
     out = tmp_path / "board"
     first = cli("leaderboard", "publish", stored, "--out", out)
     assert first.returncode == 0, first.stderr
@@ -30,8 +32,9 @@ def test_a_republished_site_keeps_no_page_of_the_earlier_one(stored: Path, tmp_p
     assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no building folder left
 
 
-def test_a_failed_site_leaves_the_earlier_one(stored: Path, tmp_path: Path,
+def test_a_failed_site_leaves_the_earlier_one(stored_short: Path, tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    stored = stored_short
     site = tmp_path / "site"
     written = export.publish_site(stored, site)
     assert written and all(p.is_file() and site in p.parents for p in written)
