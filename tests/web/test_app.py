@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from clihelp import ROOT, cli
+from clihelp import ROOT, cli, cli_here
 from starlette.testclient import TestClient
 
 from arena.referee.replay import read_replay
@@ -216,8 +216,8 @@ def test_cli_bad_input_is_one_line(tmp_path: Path) -> None:
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert done.stderr.startswith(f"error: no tournaments folder in {tmp_path} (the default): "
                                   "give tournament folders or replay files"), done.stderr
-    for argv, words in cases:
-        done = cli(*argv, cwd=None, timeout=60)
+    for argv, words in cases:  # in-process (cli_here): the first refusal above is a process
+        done = cli_here(*argv)
         assert done.returncode == 2, (argv, done.stderr)
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0], done.stderr
