@@ -193,6 +193,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--keep", type=Path, help="keep the matches played (replays and injected moves "
                     "with their costs) in this folder, and reuse those found there: another "
                     "analysis setting measured on the same matches without playing them again")
+    ap.add_argument("--policy", default=Settings.policy, help="the analysis's reference policy")
+    ap.add_argument("--policy-work", type=int, default=Settings.policy_work)
     ap.add_argument("--sigmas", type=float, default=None,
                     help="label only beyond this many standard errors (default: the analysis's)")
     args = ap.parse_args(argv)
@@ -224,7 +226,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             injected.extend(inj)
             at = {i.n for i in inj}
             start = time.process_time()
-            report = analyse(read_replay(path), 0, Settings(work=args.work, open_hand=False))
+            report = analyse(read_replay(path), 0, Settings(work=args.work, policy=args.policy,
+                                                            policy_work=args.policy_work,
+                                                            open_hand=False))
             analysis_cpu += time.process_time() - start
             for d in report["decisions"]:
                 if args.sigmas is not None:
@@ -245,7 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     digest = hashlib.sha256("\n".join(labels).encode()).hexdigest()[:16]
     print(f"analysis of {args.matches} matches x {args.deals} deals, search bot at work "
           f"{args.bot_work}, {args.inject:.0%} of seat 0's decisions injected, analysis work "
-          f"{args.work}, seed {args.seed}")
+          f"{args.work}, reference {args.policy}, seed {args.seed}")
     print(f"recall (injected moves costing >= {COSTLY:.0f} points, labelled): "
           f"{pct(len(found), len(costly))}")
     for part in ("bidding", "exchange", "contract", "play"):

@@ -169,7 +169,7 @@ def combine(reports: Iterable[tuple[str, int, dict[str, Any]]], worst: int = 20)
 def combined_text(c: dict[str, Any]) -> str:
     """A readable summary of `combined`."""
     s = c["settings"]
-    policy = f"{s['policy']} (work {s['policy_work']})" if s["policy"] == "search" else s["policy"]
+    policy = f"{s['policy']} (work {s['policy_work']})" if s["policy"] != "greedy" else s["policy"]
     lines = [f"{c['bot']}: {len(c['matches'])} seats analysed; reference policy {policy}, "
              f"{s['work']} deals per decision, seed {s['seed']}; loss in points of margin "
              "(docs/analysis.md)",

@@ -101,7 +101,7 @@ def analyse_states(rules: Rules, steps: Iterable[tuple[GameState, dict[str, Any]
     """The report's decisions and summary from (state before, action record)
     pairs, as `replay_states` gives them: the seat's own are analysed."""
     settings.check()
-    policy = reference(settings.policy, settings.policy_work)
+    policy = reference(settings.policy, settings.policy_work, seat)
     decisions: list[dict[str, Any]] = []
     skipped: list[dict[str, Any]] = []
     forced = done = 0
@@ -124,7 +124,7 @@ def analyse_states(rules: Rules, steps: Iterable[tuple[GameState, dict[str, Any]
         "seat": seat,
         "settings": {
             "policy": settings.policy, "work": settings.work, "seed": settings.seed,
-            **({"policy_work": settings.policy_work} if settings.policy == "search" else {}),
+            **({"policy_work": settings.policy_work} if settings.policy != "greedy" else {}),
             "open_hand": settings.open_hand, "metric": METRIC,
             "thresholds": dict(THRESHOLDS), "sigmas": SIGMAS,
         },

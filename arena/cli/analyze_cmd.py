@@ -23,10 +23,11 @@ def analyze(
         "--work", min=2, help="deals drawn per decision (more: smaller standard errors, slower)")] = 32,
     seed: Annotated[int, typer.Option("--seed", help="the analysis seed (the same: the same report)")] = 0,
     policy: Annotated[str, typer.Option(
-        "--policy", help="the reference policy that plays each deal out: greedy, or search "
-        "(the search bot; tens of times slower)")] = "greedy",
+        "--policy", help="the reference policy that plays each deal out: greedy, search (the "
+        "search bot; tens of times slower) or search-seat (the search bot for the analysed "
+        "seat, greedy for the others)")] = "greedy",
     policy_work: Annotated[int, typer.Option(
-        "--policy-work", min=1, help="--policy search: its simulated deals per decision")] = 8,
+        "--policy-work", min=1, help="search, search-seat: the search's simulated deals per decision")] = 8,
     seat_view: Annotated[bool, typer.Option(
         "--seat-view", help="a replay: leave out the open-hand line (only what the seat knew)")] = False,
     jobs: Annotated[int, typer.Option(

@@ -51,7 +51,7 @@ def test_bad_input_is_one_line(replay: Path, tmp_path: Path) -> None:
     refused(cli("analyze", tmp_path / "none.jsonl"), "cannot read replay")
     refused(cli("analyze", replay, "--seat", "5", "--work", "4"), "seat 5 is not a seat")
     refused(cli("analyze", tmp_path), "name the bot to analyse with --bot NAME")
-    refused(cli("analyze", replay, "--policy", "best"), "reference policy 'best': not one of greedy, search")
+    refused(cli("analyze", replay, "--policy", "best"), "reference policy 'best': not one of greedy, search, search-seat")
     refused(cli("analyze", tmp_path, "--bot", "greedy"), "no tournament or gauntlet store here")
 
 

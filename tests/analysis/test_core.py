@@ -90,10 +90,11 @@ def test_throwing_the_ten_under_the_ace_is_flagged() -> None:
     assert (good["label"], good["loss"]) == (None, 0.0)
 
 
-def test_the_search_reference_flags_it_too() -> None:
+@pytest.mark.parametrize("name", ["search", "search-seat"])
+def test_the_search_references_flag_it_too(name: str) -> None:
     g = _ten_under_the_ace()
-    bad = decision(g.rules, g, 1, "play TC", reference("search", 2), Settings(work=8, policy="search",
-                                                                             policy_work=2))
+    bad = decision(g.rules, g, 1, "play TC", reference(name, 2, seat=1),
+                   Settings(work=8, policy=name, policy_work=2))
     assert bad["best"] == "play 9C" and bad["label"] is not None
 
 
