@@ -5,8 +5,8 @@ orders of one duplicate table played on the same cards, side by side.
     deal = traveller(t, match_id, deal_number)   # one deal in every seat order
 
 Built from the stored results (each match's deal summaries: declarer,
-contract, made, deal scores, changes), not from the replays: no card is
-shown. A table still being played is withheld whole, like its replays
+contract, made, deal scores, changes), and the auctions' calls from the
+replays: no card is shown. A table still being played is withheld whole, like its replays
 (browse.withheld): its bids and scores would tell the bots still to play it
 about the cards they will be dealt. Each bot sits every seat of a table
 equally often, so its sums over the seat orders are comparable: the
@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.game.core import BIDDING, BLIND
+from arena.referee.replay import ReplayError, read_replay, replay_states
 from arena.tournament import MatchRow, Store, browse
 from arena.web.pages import reading
 from arena.web.sources import Tournament
@@ -112,10 +114,38 @@ def table_summary(t: Tournament, match_id: str) -> dict[str, Any] | None:
     }
 
 
+def auction(t: Tournament, match_id: str, number: int) -> list[tuple[int, str]] | None:
+    """Every call of deal `number`'s auction in a match, in order, as (seat,
+    "110", "pass" or "blind 120"), from its replay re-played by the engine
+    (the stored results keep only the high bid): the actions taken in the
+    bidding phase, and blind bids. None when the replay is not kept or does
+    not re-play. The auction is public: each call is shown to every seat as
+    it is made."""
+    path = t.replay_path(match_id)
+    if path is None:
+        return None
+    calls: list[tuple[int, str]] = []
+    try:
+        for game, rec in replay_states(read_replay(path)):
+            if rec is None or game.deal_number > number:
+                break
+            if game.deal_number != number:
+                continue
+            text = str(rec["action"])
+            if game.phase == BIDDING or (game.phase == BLIND and text.startswith("blind ")):
+                calls.append((int(rec["seat"]), text.removeprefix("bid ")))
+            elif calls and game.phase != BLIND:
+                break  # the auction is over
+    except (ReplayError, OSError, KeyError, ValueError):
+        return None  # a damaged replay: the stored results still show
+    return calls
+
+
 def traveller(t: Tournament, match_id: str, number: int) -> dict[str, Any] | None:
-    """Deal `number` of the table of `match_id` in every seat order: who bid
-    what (the high bid), the declarer, the contract, made or failed, each
-    bot's deal score and change, with the seat it sat in."""
+    """Deal `number` of the table of `match_id` in every seat order: every
+    call of its auction by seat (from the replays), the declarer, the
+    contract, made or failed, each bot's deal score and change, with the
+    seat it sat in."""
     with reading(t) as store:
         table = _table(store, match_id)
     if table is None:
@@ -134,6 +164,8 @@ def traveller(t: Tournament, match_id: str, number: int) -> dict[str, Any] | Non
             "declarer": None if d.declarer is None else o.seats[d.declarer],
             "declarer_seat": d.declarer, "bid": d.bid, "contract": d.contract, "made": d.made,
             "notes": list(d.notes), "bots": [by_bot[b] for b in table.bots],
+            "auction": [{"bot": o.seats[seat], "seat": seat, "call": call}
+                        for seat, call in auction(t, o.match_id, number) or []],
         })
     return {"part": table.part, "set": table.set_no, "match_id": match_id, "n": number,
             "bots": table.bots, "rows": rows, "deal_numbers": table.deal_numbers}

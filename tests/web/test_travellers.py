@@ -61,6 +61,29 @@ def test_the_table_summary_and_travellers_are_the_stored_results(stored: Path) -
             assert f"{seats[d.declarer]} <small>(seat {d.declarer})</small>" in row.group(1)
             assert f"{d.bid} → {d.contract}" in row.group(1)
             assert ("made" if d.made else "failed") in row.group(1)
+    # Every call of each seat order's auction, in order, as its replay has it.
+    import json as _json
+
+    shown = 0
+    for mid, seats, _result in rows:  # type: ignore[misc]
+        replay = stored / "replays" / f"{mid}.jsonl"
+        if not replay.is_file():
+            continue
+        acts = [r for r in map(_json.loads, replay.read_text().splitlines())
+                if r.get("type") == "action" and r.get("deal") == 2]
+        # Standard rules, no offers: a deal opens with its auction (the
+        # opener's 100 is made for it), every call a bid or a pass.
+        calls = []
+        for r in acts:
+            if not r["action"].startswith(("bid ", "pass")):
+                break
+            calls.append(f'<span class="call" data-seat="{r["seat"]}">{seats[r["seat"]]} '
+                         f'{r["action"].removeprefix("bid ")}</span>')
+        row = re.search(rf'<tr class="auction" data-auction="{mid}">(.*?)</tr>', tr, re.S)
+        assert row, mid
+        assert re.findall(r'<span class="call".*?</span>', row.group(1)) == calls
+        shown += 1
+    assert shown >= 1
     # Bad input: an error page each, with one line.
     assert client.get("/t/demo/table/nope").status_code == 404
     assert client.get(f"/t/demo/table/{first_id}/deal/999").status_code == 404
@@ -94,10 +117,12 @@ def test_travellers_are_linked_from_the_match_list_the_player_and_head_to_head(s
         page.screenshot(path=str(SHOTS / "table-summary-1280.png"), full_page=True)
         page.locator("#table-summary tbody tr a").first.click()  # a deal: its traveller
         page.wait_for_selector("#traveller")
-        assert page.locator("#traveller tbody tr").count() == 6
+        assert page.locator("#traveller tbody tr[data-id]").count() == 6
+        # Each seat order's auction under its row (the matches with a replay).
+        assert page.locator("#traveller tr.auction .call").count() >= 2
         page.screenshot(path=str(SHOTS / "traveller-1280.png"), full_page=True)
         # From the player: each deal row links its traveller.
-        mid = page.locator("#traveller tbody tr").first.get_attribute("data-id")
+        mid = page.locator("#traveller tbody tr[data-id]").first.get_attribute("data-id")
         open_player(page, f"{base}/t/demo/match/{mid}")
         page.locator("#deals a.traveller").nth(1).click()
         page.wait_for_selector("#traveller")
