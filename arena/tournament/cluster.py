@@ -19,6 +19,7 @@ import hashlib
 import logging
 import signal
 import sys
+import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from arena.sandbox.botfile import folder_hash
 from arena.sandbox.levels import available_levels
 from arena.tournament.bundle_format import arena_version
 from arena.tournament.errors import TournamentError
+from arena.tournament.worker import ExecutorError, _error_text
 
 log = logging.getLogger("arena.tournament")
 
@@ -237,6 +239,78 @@ def run_worker(scheduler: str, name: str, folder: Path, sandbox: str, tls: str =
         sys.stdout.flush()
         os._exit(1)  # at once: a hung match's thread would hold a normal exit
     return 0
+
+
+# --- the coordinator's side: who may play ------------------------------------
+
+# Seconds a run waits for a worker that may play it (Admission.wait_for_workers).
+WORKERS_SECONDS = 60
+
+
+class Admission:
+    """Which workers of a Dask client's scheduler may play a run at sandbox
+    level `sandbox`: each new worker asked once what it plays with
+    (`identity`, run on it) and admitted or refused (`refusal`); a refused
+    one is told why (`refuse_here`) or retired, and sent nothing."""
+
+    def __init__(self, client: Any, sandbox: str) -> None:
+        self._client = client
+        self._sandbox = sandbox
+        self._me = identity()
+        self.admitted: set[str] = set()
+        self.refused: dict[str, str] = {}  # worker address -> why it was refused
+
+    def wait_for_workers(self, address: str) -> int:
+        """The threads of the workers that may play this run, once there is
+        one; ExecutorError when none joins in time or every one is refused."""
+        deadline = time.monotonic() + WORKERS_SECONDS
+        while True:
+            good = self.admit()
+            if good:
+                info = self._client.scheduler_info()["workers"]
+                return sum(int(info[w].get("nthreads", 1)) for w in good if w in info)
+            if time.monotonic() > deadline:
+                if self.refused:
+                    raise ExecutorError(f"dask scheduler {address}: no worker can play this run"
+                                        f" ({'; '.join(sorted(set(self.refused.values())))})")
+                raise ExecutorError(f"dask scheduler {address}: no worker joined within "
+                                    f"{WORKERS_SECONDS:.0f} s (arena worker --scheduler "
+                                    f"{address} on each machine)")
+            time.sleep(0.2)
+
+    def admit(self) -> list[str]:
+        """The workers that may be sent matches now: each new one asked once
+        what it plays with (cluster.identity), and refused if it cannot
+        play this run (another arena or engine, a sandbox level missing)."""
+        workers = self._client.scheduler_info()["workers"]
+        new = [w for w in workers if w not in self.admitted and w not in self.refused]
+        if new:
+            answers = self._client.run(identity, workers=new, on_error="return")
+            for worker, answer in answers.items():
+                why = (refusal(answer, self._me, self._sandbox) if isinstance(answer, Identity)
+                       else f"it did not say what it plays with ({_error_text(answer)})")
+                if why:
+                    self.refuse(worker, why, workers[worker].get("name"))
+                else:
+                    self.admitted.add(worker)
+        return [w for w in workers if w in self.admitted and w not in self.refused]
+
+    def refuse(self, worker: str, why: str, name: Any = None) -> None:
+        """Send `worker` no further match; it is told why (and exits if it
+        is an `arena worker`), and the run says the same line."""
+        self.refused[worker] = why
+        if name is None:
+            name = self._client.scheduler_info()["workers"].get(worker, {}).get("name")
+        named = f" ({name})" if name is not None and str(name) != worker else ""
+        log.warning("dask worker %s%s refused: %s", worker, named, why)
+        told: dict[str, Any] = {}
+        with contextlib.suppress(Exception):  # gone already: nothing to tell
+            told = self._client.run(refuse_here, why, workers=[worker], on_error="ignore")
+        if told.get(worker) is not True:
+            # Not an `arena worker` (which leaves once told): the scheduler
+            # closes it, and what it held goes to the others.
+            with contextlib.suppress(Exception):
+                self._client.retire_workers([worker], close_workers=True)
 
 
 # --- addresses and TLS -------------------------------------------------------

@@ -26,13 +26,11 @@ from arena.referee.spec import MatchSpec
 from arena.tournament import cpus, honest
 from arena.tournament.cluster import (
     QUIET_WORKER_CONFIG,
-    Identity,
+    WORKERS_SECONDS,
+    Admission,
     address_problem,
-    identity,
     localize,
     pack_bot,
-    refusal,
-    refuse_here,
     security,
 )
 from arena.tournament.deal_gate import DealGate
@@ -196,8 +194,6 @@ def connect_seconds() -> float:
     return seconds
 
 
-# Seconds a run waits for a worker that may play it (dask_executor._wait_for_workers).
-WORKERS_SECONDS = 60
 
 # Seconds from a match's hand-out to its result before the coordinator gives
 # up on its worker (slow or hung) and plays it elsewhere (--match-timeout).
@@ -243,12 +239,9 @@ class DaskExecutor:
         # Every result re-played before it is stored (honest.py); off only
         # for test runners that play no real game (and so write no replay).
         self._check = check
-        self.refused: dict[str, str] = {}  # worker address -> why it was refused
-        self._sandbox = sandbox
         self._match_timeout = match_timeout
         self._started: dict[str, float] = {}  # task key -> when a worker started it
-        self._me = identity()
-        self._admitted: set[str] = set()  # workers whose identity was checked (cluster.py)
+        self.played_by: dict[str, int] = {}  # worker address -> results of it stored
         self._scattered: dict[str, Any] = {}  # content hash -> its pack, a Dask future
         self._cluster: Any = None
         level = logging.ERROR if quiet else logging.WARNING
@@ -301,59 +294,10 @@ class DaskExecutor:
                         f"dask scheduler {address}: cannot connect: {exc}") from None
             self._client.register_plugin(_worker_plugin(slots), name="arena-match-process")
             self._client.subscribe_topic(START_TOPIC, self._on_start)
-        self.workers = max(1, self._wait_for_workers(address))
-
-    def _wait_for_workers(self, address: str) -> int:
-        """The threads of the workers that may play this run, once there is
-        one; ExecutorError when none joins in time or every one is refused."""
-        deadline = time.monotonic() + WORKERS_SECONDS
-        while True:
-            good = self._admit()
-            if good:
-                info = self._client.scheduler_info()["workers"]
-                return sum(int(info[w].get("nthreads", 1)) for w in good if w in info)
-            if time.monotonic() > deadline:
-                if self.refused:
-                    raise ExecutorError(f"dask scheduler {address}: no worker can play this run"
-                                        f" ({'; '.join(sorted(set(self.refused.values())))})")
-                raise ExecutorError(f"dask scheduler {address}: no worker joined within "
-                                    f"{WORKERS_SECONDS:.0f} s (arena worker --scheduler "
-                                    f"{address} on each machine)")
-            time.sleep(0.2)
-
-    def _admit(self) -> list[str]:
-        """The workers that may be sent matches now: each new one asked once
-        what it plays with (cluster.identity), and refused if it cannot
-        play this run (another arena or engine, a sandbox level missing)."""
-        workers = self._client.scheduler_info()["workers"]
-        new = [w for w in workers if w not in self._admitted and w not in self.refused]
-        if new:
-            answers = self._client.run(identity, workers=new, on_error="return")
-            for worker, answer in answers.items():
-                why = (refusal(answer, self._me, self._sandbox) if isinstance(answer, Identity)
-                       else f"it did not say what it plays with ({_error_text(answer)})")
-                if why:
-                    self._refuse(worker, why, workers[worker].get("name"))
-                else:
-                    self._admitted.add(worker)
-        return [w for w in workers if w in self._admitted and w not in self.refused]
-
-    def _refuse(self, worker: str, why: str, name: Any = None) -> None:
-        """Send `worker` no further match; it is told why (and exits if it
-        is an `arena worker`), and the run says the same line."""
-        self.refused[worker] = why
-        if name is None:
-            name = self._client.scheduler_info()["workers"].get(worker, {}).get("name")
-        named = f" ({name})" if name is not None and str(name) != worker else ""
-        log.warning("dask worker %s%s refused: %s", worker, named, why)
-        told: dict[str, Any] = {}
-        with contextlib.suppress(Exception):  # gone already: nothing to tell
-            told = self._client.run(refuse_here, why, workers=[worker], on_error="ignore")
-        if told.get(worker) is not True:
-            # Not an `arena worker` (which leaves once told): the scheduler
-            # closes it, and what it held goes to the others.
-            with contextlib.suppress(Exception):
-                self._client.retire_workers([worker], close_workers=True)
+        # Who may play: each worker asked what it plays with (cluster.py).
+        self._gate = Admission(self._client, sandbox)
+        self.refused = self._gate.refused  # worker address -> why it was refused
+        self.workers = max(1, self._gate.wait_for_workers(address))
 
     def _packs(self, spec: MatchSpec) -> dict[str, Any]:
         """Each bot of `spec` packed once for the run and handed to Dask
@@ -363,13 +307,13 @@ class DaskExecutor:
             held = self._scattered.get(bot.content_hash)
             if held is None or held.status != "finished":  # lost with the workers that held it
                 self._scattered[bot.content_hash] = self._client.scatter(
-                    pack_bot(bot), hash=False, broadcast=True, workers=self._admit() or None)
+                    pack_bot(bot), hash=False, broadcast=True, workers=self._gate.admit() or None)
         return {bot.content_hash: self._scattered[bot.content_hash] for bot in spec.bots}
 
     def warm(self) -> None:
         """Start every worker's match process and import the runner there."""
         self._client.run(_in_match_process, _warm_up, self._runner.__module__,
-                         workers=self._admit())
+                         workers=self._gate.admit())
 
     def play(self, specs: Iterable[MatchSpec]) -> Iterator[Outcome]:
         window = 2 * self.workers
@@ -387,7 +331,7 @@ class DaskExecutor:
             # left (refuse_here) or was retired; one that joins later is
             # checked here, or as its first result comes back (_accepted).
             deadline = time.monotonic() + WORKERS_SECONDS
-            while not self._admit():
+            while not self._gate.admit():
                 if time.monotonic() > deadline:
                     return False
                 time.sleep(0.2)
@@ -470,7 +414,7 @@ class DaskExecutor:
             self._client.cancel(future)
             for worker in held:
                 if worker not in self.refused:
-                    self._refuse(worker, f"match {spec.match_id} took longer than "
+                    self._gate.refuse(worker, f"match {spec.match_id} took longer than "
                                  f"{self._match_timeout:.0f} s there (a slow or hung worker: "
                                  "the match is played again by another)")
             return future, "times it took too long"
@@ -519,8 +463,8 @@ class DaskExecutor:
         # Who ran it, as the scheduler knows (the task's own word could be forged).
         held = self._client.who_has(future).get(future.key, ())
         worker = str(held[0]) if held else "?"
-        self._admit()  # a worker that joined since the last match was handed out
-        if worker not in self._admitted or worker in self.refused:
+        self._gate.admit()  # a worker that joined since the last match was handed out
+        if worker not in self._gate.admitted or worker in self.refused:
             return None
         try:
             if not isinstance(returned, Returned):  # something else entirely: no honest worker
@@ -528,9 +472,10 @@ class DaskExecutor:
                     f"match {spec.match_id}: the worker sent a {type(returned).__name__}")
             honest.check(spec, returned)
         except honest.ReplayMismatch as exc:
-            self._refuse(worker, f"{exc} (a result its replay does not re-play to: the match "
+            self._gate.refuse(worker, f"{exc} (a result its replay does not re-play to: the match "
                          "is played again by another worker)")
             return None
+        self.played_by[worker] = self.played_by.get(worker, 0) + 1
         return Outcome(spec.match_id, honest.stored(spec, returned))
 
     def terminate_workers(self) -> None:
