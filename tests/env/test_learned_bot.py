@@ -123,3 +123,26 @@ def test_the_learned_bot_plays_at_the_docker_level(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert "started (sandbox level: docker)" in done.stdout
     assert "finished the match" in done.stdout
+
+
+@pytest.mark.slow
+def test_the_learned_bot_is_entered_in_a_tournament(tmp_path: Path) -> None:
+    """From policy to bot to table: the learned bot in a real tournament
+    (`arena tournament run`, then `arena leaderboard show`) with greedy and
+    random, one duplicate set of short matches."""
+    from builders import tournament_toml
+
+    folder = tournament_toml(
+        tmp_path / "t", [ROOT / "sample_bots" / b for b in ("learned", "greedy", "random")],
+        name="entered", seed=2**50 + 17, sandbox="process", concurrency=1, cpu_slots=False,
+        rules={"preset": "standard", "max_deals": 2})
+    run = subprocess.run([ARENA, "tournament", "run", str(folder), "-q"], capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+    board = subprocess.run([ARENA, "leaderboard", "show", str(folder)], capture_output=True,
+                           text=True, timeout=120)
+    assert board.returncode == 0, board.stderr
+    rows = {cells[2]: cells for line in board.stdout.splitlines()
+            if line.startswith("| ") and len(cells := [c.strip() for c in line.split("|")]) > 8}
+    assert set(rows) >= {"learned", "greedy", "random"}, board.stdout
+    assert rows["learned"][3] == "1.0.0" and rows["learned"][8] == "6", rows["learned"]
