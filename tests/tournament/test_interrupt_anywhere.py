@@ -18,7 +18,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from clihelp import argv, cli
+from clihelp import argv, cli, cli_here
 
 from .folders import random_tournament
 from .terminal import NOISE, STOPPED
@@ -124,7 +124,8 @@ def interrupted_at(folder: Path, point: str) -> subprocess.CompletedProcess[str]
 
 
 def finished(folder: Path) -> int:
-    found = re.search(r"finished (\d+)", cli("tournament", "status", folder).stdout)
+    # In-process (cli_here): these tests are serial, a second each counts.
+    found = re.search(r"finished (\d+)", cli_here("tournament", "status", folder).stdout)
     return int(found.group(1)) if found else 0
 
 
