@@ -15,9 +15,12 @@ Reported, per round, in one run:
   result): its share of a match's wall time is the cluster's overhead
   (goal <= 5%), and match time / that CPU is how many single-match workers
   one coordinator core can feed;
-- the re-play of a result alone (honest.check), timed on the stored replays.
+- the re-play of a result alone (honest.check), timed on the stored replays;
+- with --chaos, a run on 2 workers of which one (a seeded draw) is killed
+  with kill -9 every 20-40 s and restarted at once, for the whole run: the
+  matches lost and the results that differ from the fault-free run's.
 
-    .venv/bin/python benchmarks/cluster.py [--sets 2] [--max-deals N] [--rounds 2]
+    .venv/bin/python benchmarks/cluster.py [--sets 2] [--max-deals N] [--rounds 2] [--chaos]
 """
 
 from __future__ import annotations
@@ -91,11 +94,13 @@ class Cluster:
         return subprocess.Popen(argv, cwd=cwd, stdout=log, stderr=subprocess.STDOUT,
                                 start_new_session=True)
 
-    def worker(self, name: str) -> None:
+    def worker(self, name: str) -> subprocess.Popen[bytes]:
         home = self.folder / name
-        home.mkdir()
-        self.procs.append(self._start([str(ARENA), "worker", "--scheduler", self.address,
-                                       "--name", name], home, name))
+        home.mkdir(exist_ok=True)
+        proc = self._start([str(ARENA), "worker", "--scheduler", self.address, "--name", name],
+                           home, name)
+        self.procs.append(proc)
+        return proc
 
     def close(self) -> None:
         for proc in reversed(self.procs):
@@ -159,6 +164,63 @@ def cluster_run(tmp: Path, folder: Path, workers: int) -> tuple[int, float, floa
         cluster.close()
 
 
+def results(folder: Path) -> dict[str, object]:
+    """Each finished match's outcome (finish, deals, seats' totals, places,
+    statuses and faults), without times and paths."""
+    config = load_config(folder)
+    with Store(config.store_path) as store:
+        return {r.match_id: (r.result.finish, r.result.deals,
+                             [(x.bot, x.total, x.place, x.status, x.faults)
+                              for x in r.result.seats])
+                for r in store.matches() if r.status == "finished" and r.result is not None}
+
+
+def chaos_run(tmp: Path, folder: Path, reference: Path, seed: int = 1) -> None:
+    """Two workers, one of them killed with kill -9 every 20-40 s (chosen
+    by a seeded draw) and restarted at once, for the whole run; then the
+    stored results against the fault-free run's."""
+    import random
+    import threading
+
+    draw = random.Random(seed)
+    cluster = Cluster(tmp / "cluster-chaos")
+    workers = {f"w{i}": cluster.worker(f"w{i}") for i in range(2)}
+    kills: list[float] = []
+    done = threading.Event()
+
+    def chaos() -> None:
+        start = time.monotonic()
+        while not done.wait(draw.uniform(20, 40)):
+            name = draw.choice(sorted(workers))
+            os.kill(workers[name].pid, signal.SIGKILL)  # the worker alone: its match must end
+            workers[name].wait()
+            kills.append(time.monotonic() - start)
+            workers[name] = cluster.worker(name)
+
+    executor = DaskExecutor(cluster.address, 0, quiet=True)
+    thread = threading.Thread(target=chaos, daemon=True)
+    try:
+        config = load_config(folder)
+        thread.start()
+        with Store(config.store_path) as store:
+            start = time.perf_counter()
+            summary = coordinator.run(config, store, lambda: executor)
+            elapsed = time.perf_counter() - start
+    finally:
+        done.set()
+        thread.join()
+        executor.close()
+        cluster.close()
+    mine, theirs = results(folder), results(reference)
+    lost = len(theirs) - len(mine)
+    differ = sum(1 for k in theirs if mine.get(k) != theirs[k])
+    print(f"  chaos: {len(kills)} workers killed (at {', '.join(f'{t:.0f}' for t in kills)} s)"
+          f" in {elapsed:.0f} s; {summary.finished}/{summary.planned} finished, "
+          f"{summary.failed} failed this run; {lost} lost, {differ} results differ from the "
+          f"fault-free run's ({len(theirs)} matches; the store keeps one result per match: "
+          "none counted twice)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", type=int, default=2,
@@ -166,6 +228,8 @@ def main() -> None:
     parser.add_argument("--max-deals", type=int, default=None,
                         help="deal cap (default: the preset's, whole games)")
     parser.add_argument("--rounds", type=int, default=2, help="rounds of the three runs")
+    parser.add_argument("--chaos", action="store_true",
+                        help="then a run on 2 workers, one killed every 20-40 s and restarted")
     args = parser.parse_args()
     print(f"benchmark: real matches (referee + 3 random-bot processes, process sandbox), "
           f"{args.sets} sets, " + (f"at most {args.max_deals} deals" if args.max_deals
@@ -200,6 +264,9 @@ def main() -> None:
         print(f"coordinator CPU per match / match time: max {max(shares):.1%} (goal <= 5%); "
               f"one coordinator core feeds about {min(feeds):.0f} workers")
         print(f"re-playing a result alone: max {max(checks):.2%} of its match's time")
+        if args.chaos:
+            chaos_run(tmp, make_tournament(tmp / "chaos", args.sets, args.max_deals),
+                      tmp / f"r{args.rounds - 1}-2")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
