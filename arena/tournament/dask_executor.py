@@ -240,6 +240,7 @@ class DaskExecutor:
         # for test runners that play no real game (and so write no replay).
         self._check = check
         self._match_timeout = match_timeout
+        self._address = address
         self._started: dict[str, float] = {}  # task key -> when a worker started it
         self.played_by: dict[str, int] = {}  # worker address -> results of it stored
         self._scattered: dict[str, Any] = {}  # content hash -> its pack, a Dask future
@@ -316,6 +317,21 @@ class DaskExecutor:
                          workers=self._gate.admit())
 
     def play(self, specs: Iterable[MatchSpec]) -> Iterator[Outcome]:
+        """The matches of `specs` as they come back. The scheduler lost
+        (killed, unreachable past Dask's reconnect time): ExecutorError, one
+        line; what finished is stored, and the next run plays the rest."""
+        try:
+            yield from self._play(specs)
+        except ExecutorError:
+            raise
+        except Exception as exc:
+            if self._client.status == "running":
+                raise
+            raise ExecutorError(
+                f"dask scheduler {self._address}: lost ({_error_text(exc)}); the finished "
+                "matches are stored: run again once it is back") from None
+
+    def _play(self, specs: Iterable[MatchSpec]) -> Iterator[Outcome]:
         window = 2 * self.workers
         gate = DealGate(specs)  # no two matches on the same deals at once
         futures: dict[Any, tuple[Any, MatchSpec, float]] = {}  # key -> future, spec, handed out

@@ -212,3 +212,34 @@ def test_a_scheduler_elsewhere_without_tls_is_refused_before_anything_is_stored(
     made = cli("cluster", "certs", tmp_path / "certs")
     assert made.returncode == 0 and len(made.stdout.split()) == 4, made.stderr
     refused(cli("cluster", "certs", tmp_path / "certs"), "has certificates already")
+
+
+@pytest.mark.slow
+def test_the_scheduler_killed_stops_the_run_in_one_line_and_it_resumes(
+        reference: Path, tmp_path: Path) -> None:
+    folder = write_tournament(tmp_path / "t", sets=2)
+    with cluster(tmp_path / "first") as c:
+        c.worker("a")
+        run = start("tournament", "run", folder, "--dask", c.address, stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 120
+            while not c.bots_of("a") and time.monotonic() < deadline and run.poll() is None:
+                time.sleep(0.05)
+            c.kill("scheduler")
+            _, err = run.communicate(timeout=120)
+        finally:
+            if run.poll() is None:
+                run.kill()
+        assert run.returncode == 2, err[-3000:]
+        lines = [line for line in err.splitlines() if line.startswith("error:")]
+        assert len(lines) == 1 and f"dask scheduler {c.address}: lost" in lines[0], err[-3000:]
+        assert "Traceback" not in err
+        assert c.close() == []
+    with cluster(tmp_path / "again") as c:  # the scheduler back (at another port)
+        c.worker("a")
+        again = cli("tournament", "run", folder, "--dask", c.address, timeout=300)
+        assert again.returncode == 0, again.stderr[-3000:]
+        assert "12/12 matches finished" in again.stdout
+        assert c.close() == []
+    assert results(folder) == results(reference)
