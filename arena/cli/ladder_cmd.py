@@ -99,7 +99,14 @@ def serve(
     port: Annotated[int, typer.Option("--port", min=0, max=65535,
                                       help="port (0: any free one, printed)")] = 8000,
     dask: Annotated[str, typer.Option(
-        "--dask", help="play the matches on this Dask scheduler (tcp://host:port, or 'local')")] = "",
+        "--dask", help="play the matches on this Dask scheduler (tcp://host:port, "
+        "tls://host:port, or 'local')")] = "",
+    tls: Annotated[str, typer.Option(
+        "--tls", help="the folder of the cluster's certificates (arena cluster certs DIR), "
+        "for a tls:// scheduler")] = "",
+    insecure: Annotated[bool, typer.Option(
+        "--insecure", help="allow plain tcp:// to a scheduler on another machine "
+        "(unencrypted, unauthenticated)")] = False,
     workers: Annotated[int | None, typer.Option(
         "--workers", min=0, help="matches at once (default: ladder.toml's workers)")] = None,
 ) -> None:
@@ -118,6 +125,7 @@ def serve(
         dask_address_problem,
         make_executor,
         pin_process,
+        scheduler_problem,
         server_split,
     )
     from arena.web.listen import listen
@@ -131,6 +139,9 @@ def serve(
         raise _fail(str(exc)) from None
     kind = "dask" if dask else config.executor
     address = dask or config.dask_address
+    if kind == "dask" and (problem := scheduler_problem(address, tls, insecure)):
+        store.close()
+        raise _fail(problem)  # before anything is served or played
     count = config.workers if workers is None else workers
 
     # The server's own CPU, the matches' slots on the others (where there
@@ -140,7 +151,8 @@ def serve(
 
     def executor() -> Executor:
         return make_executor(kind, count, address, quiet=True, pin_cpus=config.cpu_slots,
-                             slots=slots if server_cpus else None)
+                             slots=slots if server_cpus else None,
+                             sandbox=config.match.sandbox, tls=tls, insecure=insecure)
 
     try:
         sock = listen(host, port)
@@ -238,7 +250,11 @@ def finals(
     workers: Annotated[int | None, typer.Option(
         "--workers", "-j", min=0, max=1024, help="matches at once (default: ladder.toml's)")] = None,
     dask: Annotated[str | None, typer.Option(
-        "--dask", help="play on Dask: 'local' or tcp://host:port")] = None,
+        "--dask", help="play on Dask: 'local', tcp://host:port or tls://host:port")] = None,
+    tls: Annotated[str, typer.Option(
+        "--tls", help="the cluster's certificates folder, for a tls:// scheduler")] = "",
+    insecure: Annotated[bool, typer.Option(
+        "--insecure", help="allow plain tcp:// to a scheduler on another machine")] = False,
     out: Annotated[Path | None, typer.Option(
         "--out", help="publish here (default: leaderboards/<ladder>-finals)")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress output")] = False,
@@ -261,8 +277,8 @@ def finals(
     except LadderError as exc:
         raise _fail(str(exc)) from None
     typer.echo(f"finals of ladder {config.name}: {place / 'tournament.toml'}")
-    tournament_cmd.run(place, quiet=quiet, concurrency=workers, dask=dask, cpu_slots=None,
-                       stop="fixed")
+    tournament_cmd.run(place, quiet=quiet, concurrency=workers, dask=dask, tls=tls,
+                       insecure=insecure, cpu_slots=None, stop="fixed")
     leaderboard_cmd.publish(place, out=out or Path("leaderboards") / f"{config.name}-finals",
                             reveal=False, site=True, bundle=True)
 
