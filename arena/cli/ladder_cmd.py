@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from arena.cli.cluster_options import InsecureOption, TlsOption
+
 if TYPE_CHECKING:  # imported lazily at run time: the CLI starts often
     from arena.ladder.season import Season
     from arena.tournament import Executor
@@ -101,12 +103,8 @@ def serve(
     dask: Annotated[str, typer.Option(
         "--dask", help="play the matches on this Dask scheduler (tcp://host:port, "
         "tls://host:port, or 'local')")] = "",
-    tls: Annotated[str, typer.Option(
-        "--tls", help="the folder of the cluster's certificates (arena cluster certs DIR), "
-        "for a tls:// scheduler")] = "",
-    insecure: Annotated[bool, typer.Option(
-        "--insecure", help="allow plain tcp:// to a scheduler on another machine "
-        "(unencrypted, unauthenticated)")] = False,
+    tls: TlsOption = "",
+    insecure: InsecureOption = False,
     workers: Annotated[int | None, typer.Option(
         "--workers", min=0, help="matches at once (default: ladder.toml's workers)")] = None,
 ) -> None:
@@ -251,10 +249,8 @@ def finals(
         "--workers", "-j", min=0, max=1024, help="matches at once (default: ladder.toml's)")] = None,
     dask: Annotated[str | None, typer.Option(
         "--dask", help="play on Dask: 'local', tcp://host:port or tls://host:port")] = None,
-    tls: Annotated[str, typer.Option(
-        "--tls", help="the cluster's certificates folder, for a tls:// scheduler")] = "",
-    insecure: Annotated[bool, typer.Option(
-        "--insecure", help="allow plain tcp:// to a scheduler on another machine")] = False,
+    tls: TlsOption = "",
+    insecure: InsecureOption = False,
     out: Annotated[Path | None, typer.Option(
         "--out", help="publish here (default: leaderboards/<ladder>-finals)")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress output")] = False,

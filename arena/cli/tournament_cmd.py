@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from arena.cli.cluster_options import InsecureOption, TlsOption
 from arena.cli.stopping import RunStop
 
 if TYPE_CHECKING:  # imported lazily at run time: the CLI starts often
@@ -97,12 +98,8 @@ def run(
     dask: Annotated[str | None, typer.Option(
         "--dask", help="play on Dask: 'local' (LocalCluster), tcp://host:port or "
         "tls://host:port")] = None,
-    tls: Annotated[str, typer.Option(
-        "--tls", help="the folder of the cluster's certificates (arena cluster certs DIR), "
-        "for a tls:// scheduler")] = "",
-    insecure: Annotated[bool, typer.Option(
-        "--insecure", help="allow plain tcp:// to a scheduler on another machine "
-        "(unencrypted, unauthenticated)")] = False,
+    tls: TlsOption = "",
+    insecure: InsecureOption = False,
     match_timeout: Annotated[float, typer.Option(
         "--match-timeout", min=1.0, help="with --dask: seconds a match may take from its "
         "hand-out before its worker is refused as hung and it is played elsewhere")] = 1800.0,

@@ -9,6 +9,8 @@ from typing import Annotated
 
 import typer
 
+from arena.cli.cluster_options import InsecureOption, TlsOption
+
 
 def worker(
     scheduler: Annotated[str, typer.Option(
@@ -21,12 +23,8 @@ def worker(
     sandbox: Annotated[str, typer.Option(
         "--sandbox", help="refuse to start unless this sandbox level works here "
         "(docker, bwrap, process; default auto: any)")] = "auto",
-    tls: Annotated[str, typer.Option(
-        "--tls", help="the folder of the cluster's certificates (arena cluster certs DIR), "
-        "for a tls:// scheduler")] = "",
-    insecure: Annotated[bool, typer.Option(
-        "--insecure", help="allow plain tcp:// to a scheduler on another machine "
-        "(unencrypted, unauthenticated)")] = False,
+    tls: TlsOption = "",
+    insecure: InsecureOption = False,
 ) -> None:
     """Play matches for the runs of a Dask scheduler. On start it checks this
     machine (the sandbox level asked for); each run's coordinator then checks
