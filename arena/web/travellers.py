@@ -19,7 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.game.core import BIDDING, BLIND
 from arena.referee.replay import ReplayError, read_replay, replay_states
 from arena.tournament import MatchRow, Store, browse
 from arena.web.pages import reading
@@ -116,29 +115,27 @@ def table_summary(t: Tournament, match_id: str) -> dict[str, Any] | None:
 
 def auction(t: Tournament, match_id: str, number: int) -> list[tuple[int, str]] | None:
     """Every call of deal `number`'s auction in a match, in order, as (seat,
-    "110", "pass" or "blind 120"), from its replay re-played by the engine
-    (the stored results keep only the high bid): the actions taken in the
-    bidding phase, and blind bids. None when the replay is not kept or does
-    not re-play. The auction is public: each call is shown to every seat as
-    it is made."""
+    "100", "110", "pass", ...): the engine's own record of the auction (the
+    opener's compulsory 100 included), read from the public part of a
+    seat's observation while the match's replay is re-played (the stored
+    results keep only the high bid). None when the replay is not kept or
+    does not re-play."""
     path = t.replay_path(match_id)
     if path is None:
         return None
-    calls: list[tuple[int, str]] = []
+    calls: list[dict[str, Any]] = []
     try:
-        for game, rec in replay_states(read_replay(path)):
-            if rec is None or game.deal_number > number:
+        for game, _rec in replay_states(read_replay(path)):
+            if game.deal_number > number:
                 break
-            if game.deal_number != number:
-                continue
-            text = str(rec["action"])
-            if game.phase == BIDDING or (game.phase == BLIND and text.startswith("blind ")):
-                calls.append((int(rec["seat"]), text.removeprefix("bid ")))
-            elif calls and game.phase != BLIND:
-                break  # the auction is over
+            if game.deal_number == number:
+                # The auction only grows within a deal; the longest is the whole of it.
+                seen = game.observation(0).to_dict().get("auction") or []
+                if len(seen) > len(calls):
+                    calls = seen
     except (ReplayError, OSError, KeyError, ValueError):
         return None  # a damaged replay: the stored results still show
-    return calls
+    return [(int(c["seat"]), str(c["action"]).removeprefix("bid ")) for c in calls]
 
 
 def traveller(t: Tournament, match_id: str, number: int) -> dict[str, Any] | None:

@@ -81,7 +81,10 @@ def test_the_table_summary_and_travellers_are_the_stored_results(stored: Path) -
                          f'{r["action"].removeprefix("bid ")}</span>')
         row = re.search(rf'<tr class="auction" data-auction="{mid}">(.*?)</tr>', tr, re.S)
         assert row, mid
-        assert re.findall(r'<span class="call".*?</span>', row.group(1)) == calls
+        shown_calls = re.findall(r'<span class="call".*?</span>', row.group(1))
+        # First the opener's compulsory 100 (made for it, so no action of the replay).
+        assert re.fullmatch(r'<span class="call" data-seat="\d">\S+ 100</span>', shown_calls[0])
+        assert shown_calls[1:] == calls
         shown += 1
     assert shown >= 1
     # Bad input: an error page each, with one line.
