@@ -35,6 +35,8 @@ from arena.ladder.store import Store
 from .archives import folder_files, special, tar_gz, zip_bytes
 from .ladders import bot_copy, short_ladder
 
+ROOT_DIR = Path(__file__).resolve().parents[2]
+
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ladder-serve")]
 
 TOKENS = {"alice": "arena_" + "a" * 43, "bob": "arena_" + "b" * 43, "carol": "arena_" + "c" * 43}
@@ -352,6 +354,22 @@ def test_the_browser_signs_in_and_uploads_onto_the_table(server: Server) -> None
         page.click("#upload-go")
         page.wait_for_selector("#upload-error:not([hidden])")
         assert "not a tar.gz or a zip" in page.inner_text("#upload-error")
+        # On a phone the tables are cards: every cell says what it is, nothing overflows.
+        phone = b.new_page(viewport={"width": 390, "height": 844})
+        shots = ROOT_DIR / "test-artefacts" / "screenshots"
+        shots.mkdir(parents=True, exist_ok=True)
+        for path, name in (("/ladder/", "table"), ("/ladder/ratings", "ratings"),
+                           ("/ladder/bot/browserbot", "bot"), ("/ladder/author/bob", "author")):
+            phone.goto(f"{server.url}{path}")
+            cells = phone.locator("table.board tbody td")
+            assert cells.count() > 0, path
+            unlabelled = phone.evaluate(
+                "[...document.querySelectorAll('table.board tbody td')]"
+                ".filter(td => !td.hasAttribute('data-label')).length")
+            assert unlabelled == 0, path
+            assert phone.evaluate("document.documentElement.scrollWidth <= "
+                                  "document.documentElement.clientWidth"), path
+            phone.screenshot(path=str(shots / f"ladder-{name}-390.png"), full_page=True)
 
 
 def test_past_the_rate_limit_writes_get_429_with_retry_after(tmp_path: Path) -> None:
