@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import os
 import tarfile
+import tempfile
 from pathlib import Path
 from typing import Literal
 
@@ -54,7 +55,12 @@ def unpack(data: bytes, into: Path, content_hash: str) -> Path:
     `content_hash` (nothing is left then). A folder that appeared at `into`
     meanwhile (another worker of this machine) is kept."""
     into.parent.mkdir(parents=True, exist_ok=True)
-    part = into.with_name(f"{into.name}.{os.getpid()}.part")
+    # A folder of this call's own: two threads of one worker process (a
+    # Dask worker's) unpacking the same bot at once must not share one
+    # (with the pid as its only name they did, and one's files or clean-up
+    # landed in the other's: a hash mismatch).
+    part = Path(tempfile.mkdtemp(prefix=f"{into.name}.", suffix=".part", dir=into.parent))
+    os.chmod(part, 0o755)  # as a folder made by extractall: readable by the sandboxes
     try:
         with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
             # The "data" filter: regular files and folders only, inside `part`.

@@ -68,3 +68,37 @@ def test_symbolic_links_are_refused_or_left_out_as_the_hash_leaves_them(tmp_path
         pack(folder)
     into = unpack(pack(folder, links="skip"), tmp_path / "c" / "x", folder_hash(folder))
     assert not (into / "link").exists()
+
+
+def test_threads_of_one_process_unpacking_the_same_bot_at_once_all_get_it(tmp_path: Path) -> None:
+    """A Dask worker's threads (one pid) receive the same bot at once: each
+    unpacks into a folder of its own, one rename wins, every call gets the
+    verified folder (they had shared one folder named by the pid, and a
+    call saw the other's half-written files: a CI run's hash mismatch)."""
+    import threading
+
+    from arena.sandbox.botfile import folder_hash
+
+    source = Path(__file__).resolve().parents[2] / "sample_bots" / "greedy"
+    data = pack(source)
+    want = folder_hash(source)
+    for round_no in range(10):
+        into = tmp_path / f"r{round_no}" / want
+        errors: list[BaseException] = []
+        start = threading.Barrier(4)
+
+        def one(into: Path = into, start: threading.Barrier = start,
+                errors: list[BaseException] = errors) -> None:
+            try:
+                start.wait()
+                assert folder_hash(unpack(data, into, want)) == want
+            except BaseException as exc:  # noqa: BLE001 - reported below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=one) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert errors == [], errors
+        assert sorted(p.name for p in into.parent.iterdir()) == [want]  # no .part left
