@@ -23,8 +23,8 @@ as files with relative links (`arena leaderboard publish` calls it):
 from __future__ import annotations
 
 import errno
-import os
 import re
+import secrets
 import shutil
 from pathlib import Path
 from typing import Any
@@ -113,10 +113,13 @@ def publish_site(folder: Path, out: Path) -> list[Path]:
         raise FileExistsError(errno.EEXIST, f"holds {foreign!r}, which no published site has "
                               "(not replaced: give another --out, or --no-site)", str(out))
     out.parent.mkdir(parents=True, exist_ok=True)
-    building = out.parent / f".{out.name}.{os.getpid()}.part"
-    old = out.parent / f".{out.name}.{os.getpid()}.old"
-    for leftover in (building, old):
-        shutil.rmtree(leftover, ignore_errors=True)
+    # A folder of this call's own beside `out` (same file system, so the
+    # renames are atomic): two publications at once, from two threads or
+    # processes, never build into or clean up each other's.
+    # (mkdir, not mkdtemp: the site keeps the umask's modes, not 0700.)
+    stem = f".{out.name}.{secrets.token_hex(8)}"
+    building, old = out.parent / f"{stem}.part", out.parent / f"{stem}.old"
+    building.mkdir()  # exclusive: an existing folder of that name is an error, never shared
     try:
         written = _write_site(folder, building)
         if out.is_dir() and not out.is_symlink():
@@ -124,8 +127,11 @@ def publish_site(folder: Path, out: Path) -> list[Path]:
         building.rename(out)
     except BaseException:
         shutil.rmtree(building, ignore_errors=True)
-        if old.is_dir() and not out.exists():
-            old.rename(out)  # the earlier site back
+        if old.is_dir():
+            if out.exists():  # another publication's site is in place: it stands
+                shutil.rmtree(old, ignore_errors=True)
+            else:
+                old.rename(out)  # the earlier site back
         raise
     shutil.rmtree(old, ignore_errors=True)
     return [out / path.relative_to(building) for path in written]

@@ -50,3 +50,40 @@ def test_a_failed_site_leaves_the_earlier_one(stored_short: Path, tmp_path: Path
         export.publish_site(stored, site)
     assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
+def test_two_publications_at_once_never_share_a_building_folder(
+        stored_short: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two threads of one process (a server publishing, say) once built into
+    # one folder named by the pid: one moved it into place while the other
+    # still wrote, leaving a half site or a stray folder.
+    import threading
+
+    site = tmp_path / "site"
+    alone = tmp_path / "alone"
+    export.publish_site(stored_short, alone)
+    expected = sorted(p.relative_to(alone) for p in alone.rglob("*") if p.is_file())
+    real = export._write_site
+    both = threading.Barrier(2)
+
+    def together(folder: Path, out: Path) -> list[Path]:
+        both.wait(timeout=30)
+        return real(folder, out)
+
+    monkeypatch.setattr(export, "_write_site", together)
+    errors: list[BaseException] = []
+
+    def publish() -> None:
+        try:
+            export.publish_site(stored_short, site)
+        except OSError as exc:  # the one that lost the race to move its site in
+            errors.append(exc)
+
+    threads = [threading.Thread(target=publish) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert len(errors) < 2, errors
+    assert sorted(p.relative_to(site) for p in site.rglob("*") if p.is_file()) == expected
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["alone", "site"]
