@@ -280,38 +280,24 @@ def finals(
 
 
 def _serve(season: Season, sock: socket.socket, connections: int, note: str = "") -> None:
-    import asyncio
     import logging
 
-    import uvicorn
-
-    from arena.cli.safelog import terminal_handler
+    from arena.cli.webserve import serve_app
     from arena.web.app import create_app
     from arena.web.ladder.routes import Ladder, ladder_routes
     from arena.web.sources import Catalog
 
     app = create_app(sources=Catalog({}, {}), extra_routes=ladder_routes(Ladder(season.intake)),
                      home="/ladder/")
-    bound = sock.getsockname()
-    shown = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
-    typer.echo(f"serving on http://{shown}:{bound[1]}/  (Ctrl-C stops)")
-    typer.echo(f"ladder {season.config.name}: http://{shown}:{bound[1]}/ladder/ "
-               f"({season.workers} worker{'s' if season.workers != 1 else ''}"
-               f"{'; ' + note if note else ''})")
-    logging.basicConfig(level=logging.WARNING,
-                        handlers=[terminal_handler("arena ladder: %(message)s")])
+    workers = f"{season.workers} worker{'s' if season.workers != 1 else ''}"
     logging.getLogger("arena.ladder").setLevel(logging.INFO)
     # Bounded: connections at once (past it: 503), request bodies (the
     # routes read no further than their caps), idle keep-alive.
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
-                            limit_concurrency=connections, timeout_keep_alive=5,
-                            h11_max_incomplete_event_size=64 * 1024)
-    server = uvicorn.Server(config)
-    work = server.serve(sockets=[sock])
-    try:
-        asyncio.run(work)
-    finally:
-        work.close()
+    serve_app(app, sock, "arena ladder",
+              lines=lambda base: [f"ladder {season.config.name}: {base}ladder/ "
+                                  f"({workers}{'; ' + note if note else ''})"],
+              limits={"limit_concurrency": connections, "timeout_keep_alive": 5,
+                      "h11_max_incomplete_event_size": 64 * 1024})
 
 
 def register(app: typer.Typer) -> None:

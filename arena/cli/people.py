@@ -119,11 +119,12 @@ def lobby_routes(bots: Sequence[Path], data: Path, sandbox: str, grace: float, h
         raise fail(f"--data {data}: {exc}") from None
 
 
-async def serve_lobby(server: Any, sockets: list[Any], lobby: Any) -> None:
-    """uvicorn's `serve`, then the lobby's games stopped on the same loop (their
-    bots stopped, their referees' servers closed) before the loop ends: a
-    match cancelled only by the loop's teardown would leave gRPC half shut."""
+async def serve_lobby(serving: Any, lobby: Any) -> None:
+    """uvicorn's `serve` (the coroutine `serving`), then the lobby's games
+    stopped on the same loop (their bots stopped, their referees' servers
+    closed) before the loop ends: a match cancelled only by the loop's
+    teardown would leave gRPC half shut."""
     try:
-        await server.serve(sockets=sockets)
+        await serving
     finally:
         await lobby.close()

@@ -96,7 +96,7 @@ def serve(
     signals = StopSignals()
     try:
         with signals:
-            _run(server_config(app), sock, the_lobby, lobby)
+            _run(app, sock, the_lobby, lobby)
     except KeyboardInterrupt as exc:
         if not signals.stopped:  # raised by asyncio.run's own Ctrl-C
             signals.signal = signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT
@@ -107,39 +107,18 @@ def serve(
         sock.close()
 
 
-def server_config(app: Any) -> Any:
-    import uvicorn
+def _run(app: Any, sock: Any, the_lobby: Any, lobby: bool) -> None:
+    from arena.cli.webserve import serve_app
 
-    return uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
-                          ws_max_size=64 * 1024)  # a seat page sends short actions
+    def wrap(work: Any) -> Any:
+        from arena.cli.people import serve_lobby
 
+        return serve_lobby(work, the_lobby)
 
-def _run(config: Any, sock: Any, the_lobby: Any, lobby: bool) -> None:
-    import logging
-
-    import uvicorn
-
-    from arena.cli.safelog import terminal_handler
-
-    bound = sock.getsockname()
-    shown = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
-    typer.echo(f"serving on http://{shown}:{bound[1]}/  (Ctrl-C stops)", err=False)
-    if lobby:
-        typer.echo(f"lobby: http://{shown}:{bound[1]}/lobby")
-    logging.basicConfig(level=logging.WARNING, handlers=[terminal_handler("arena serve: %(message)s")])
-    server = uvicorn.Server(config)
-    import asyncio
-
-    from arena.cli.people import serve_lobby
-
-    # asyncio.run as uvicorn's own run does (the standard loop: no uvloop here).
-    work = server.serve(sockets=[sock]) if the_lobby is None else serve_lobby(server, [sock], the_lobby)
-    try:
-        asyncio.run(work)
-    finally:
-        # A Ctrl-C just before asyncio.run started it: closed unstarted, not
-        # left to print "coroutine ... was never awaited" at exit.
-        work.close()
+    serve_app(app, sock, "arena serve",
+              lines=lambda base: [f"lobby: {base}lobby"] if lobby else [],
+              limits={"ws_max_size": 64 * 1024},  # a seat page sends short actions
+              wrap=None if the_lobby is None else wrap)
 
 
 def register(app: typer.Typer) -> None:
