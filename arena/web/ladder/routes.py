@@ -27,8 +27,6 @@ the daily quota. Nothing of a refused request is stored.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -47,6 +45,7 @@ from arena.web.app import Web, environment, inline_json
 from arena.web.guard import read_body
 from arena.web.ladder import views
 from arena.web.ladder.auth import Auth
+from arena.web.memo import VersionMemo
 from arena.web.replays import player_deals_json, player_json, player_start_json, seats_of
 from arena.web.sources import MATCH_ID, Catalog
 
@@ -63,8 +62,8 @@ class Ladder:
         self.root = Path(self.config.root)
         self.auth = Auth.of(self.store, self.config.quotas.writes_per_minute)
         self.web = Web(Catalog({}, {}), environment())
-        self._table: tuple[object, str] | None = None   # (store version, rendered fragment)
-        self._batch: tuple[object, dict[str, Any]] | None = None
+        self._table = VersionMemo[str](size=1)        # the rendered fragment
+        self._batch = VersionMemo[dict[str, Any]](size=1)
         self.pages = PageCache()
 
     def render(self, request: Request, name: str, status: int = 200, **context: Any) -> Response:
@@ -75,25 +74,13 @@ class Ladder:
     def table_fragment(self, request: Request) -> str:
         """The live table's HTML, rendered once per change of the store
         (the pages are read by many at once; the table changes per block)."""
-        version = self.store.version()
-        cached = self._table
-        if cached is not None and cached[0] == version:
-            return cached[1]
-        text = self.web.env.get_template("ladder_live.html").render(
-            u=self.web.urls, table=views.table(self.store, self.config))
-        self._table = (version, text)
-        return text
+        return self._table.get_or_make("", self.store.version(), lambda: self.web.env.get_template(
+            "ladder_live.html").render(u=self.web.urls, table=views.table(self.store, self.config)))
 
     def batch(self) -> dict[str, Any]:
         """The batch rating, fitted once per change of the store (a fit
         over every finished block's matches: too slow for each request)."""
-        version = self.store.version()
-        cached = self._batch
-        if cached is not None and cached[0] == version:
-            return cached[1]
-        data = views.batch(self.store)
-        self._batch = (version, data)
-        return data
+        return self._batch.get_or_make("", self.store.version(), lambda: views.batch(self.store))
 
     # -- files ----------------------------------------------------------------
     def match_or_404(self, match_id: str) -> MatchRow:
@@ -151,26 +138,16 @@ class PageCache:
     paid for its queries and its template."""
 
     def __init__(self, size: int = 2048) -> None:
-        self.size = size
-        self._pages: OrderedDict[str, tuple[object, bytes, str]] = OrderedDict()
-        self._lock = threading.Lock()   # the sync routes run on several threads
+        self._pages = VersionMemo[tuple[bytes, str]](size)
 
     def get(self, key: str, version: object) -> Response | None:
-        with self._lock:
-            hit = self._pages.get(key)
-            if hit is None or hit[0] != version:
-                return None
-            self._pages.move_to_end(key)
-        return Response(hit[1], media_type=hit[2])
+        hit = self._pages.get(key, version)
+        return None if hit is None else Response(hit[0], media_type=hit[1])
 
     def put(self, key: str, version: object, response: Response) -> None:
         if response.status_code != 200 or "set-cookie" in response.headers:
             return
-        with self._lock:
-            self._pages[key] = (version, bytes(response.body), response.media_type or "text/html")
-            self._pages.move_to_end(key)
-            while len(self._pages) > self.size:
-                self._pages.popitem(last=False)
+        self._pages.put(key, version, (bytes(response.body), response.media_type or "text/html"))
 
 
 def _int(text: str, what: str) -> int:
