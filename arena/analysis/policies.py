@@ -80,31 +80,31 @@ def reference(name: str, work: int = 8, seat: int | None = None) -> Reference:
         return mixed
     if name == "greedy":
         choose = _module("greedy", "greedy_policy").choose
-
-        def greedy(state: GameState, rng: random.Random) -> Action:
-            legal = state.legal_actions()
-            if len(legal) == 1:
-                return legal[0]
-            texts = [str(a) for a in legal]
-            seat = state.to_act
-            assert seat is not None
-            return legal[texts.index(choose(state.observation(seat).as_mapping(), texts))]
-
-        return greedy
+        return _from_bot(lambda state, seat, texts, rng: choose(
+            state.observation(seat).as_mapping(), texts))
     if name == "search":
         search = _search_module()
 
-        def searching(state: GameState, rng: random.Random) -> Action:
-            legal = state.legal_actions()
-            if len(legal) == 1:
-                return legal[0]
-            texts = [str(a) for a in legal]
-            seat = state.to_act
-            assert seat is not None
+        def searching(state: GameState, seat: int, texts: list[str], rng: random.Random) -> str:
             obs = state.observation(seat).to_dict()
             obs["talon_count"] = obs.pop("talon_size")  # the bot reads the wire's names
-            choice = search.choose(state.rules, obs, texts, work=work, seed=rng.getrandbits(63))
-            return legal[texts.index(choice)]
+            return str(search.choose(state.rules, obs, texts, work=work, seed=rng.getrandbits(63)))
 
-        return searching
+        return _from_bot(searching)
     raise AnalysisError(f"reference policy {name!r}: not one of {', '.join(NAMES)}")
+
+
+def _from_bot(pick: Callable[[GameState, int, list[str], random.Random], str]) -> Reference:
+    """A sample bot's choice `pick(state, seat, legal texts, rng)` (the bots
+    speak in the actions' notation) as a Reference; a forced action is
+    played without asking it."""
+    def play(state: GameState, rng: random.Random) -> Action:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        texts = [str(a) for a in legal]
+        seat = state.to_act
+        assert seat is not None
+        return legal[texts.index(pick(state, seat, texts, rng))]
+
+    return play
