@@ -18,6 +18,7 @@ from typing import Any
 from google.protobuf.message import DecodeError
 
 from arena.game.actions import Action, Pass
+from arena.referee.marks import Mark
 from arena.referee.pondering import Pacer
 from arena.referee.seats import DISCONNECTED, Oversized, Seat
 from arena.referee.server import INBOX_LIMIT, MESSAGE_LIMIT
@@ -63,9 +64,10 @@ class Decider:
         self.pacer = pacer
 
     async def decide(
-        self, seat: Seat, obs: Mapping[str, Any] | None, legal: Sequence[Action]
+        self, seat: Seat, obs: Mapping[str, Any] | None, legal: Sequence[Action], n: int = -1,
     ) -> tuple[Action, str | None, str, float]:
-        """The seat's action for this decision, with the fault (kind, line) if any."""
+        """The seat's action for this decision (action `n` of the match),
+        with the fault (kind, line) if any."""
         if not seat.playing or obs is None:
             if seat.forfeited:
                 return default_action(legal), None, "", 0.0
@@ -87,6 +89,10 @@ class Decider:
         seat.pending.clear()
         t0 = await self.pacer.turn(seat)  # its clocks started, then the seat thawed
         deadline = t0 + limit
+        if seat.handle is not None and seat.handle.log is not None:
+            # Where its output stands as the request goes out (marks.py).
+            seat.marks.append(Mark(n=n, seq=seq, at=seat.handle.log.position(),
+                                   limit=limit, bank=seat.bank))
         if not await seat.send_now(data):
             return self._faulty(seat, legal, "crash",
                                 f"decision {seq}: {seat.gone_why or GONE_BEFORE}",

@@ -31,6 +31,7 @@ from typing import Any
 from arena.manifest import BotSpec
 from arena.sandbox import freezer
 from arena.sandbox.api import SandboxError
+from arena.sandbox.logcap import CappedLog
 
 # bot.run of a hosted seat: the marker, then the host's key.
 _MARK = "arena:hosted"
@@ -93,6 +94,7 @@ class HostedHandle:
         # Never paused while others decide: it is not a program on the CPU
         # slot's cores, and a person thinks on their own clock anyway.
         self.pauser = freezer.Pauser()
+        self.log: CappedLog | None = None  # a person prints nothing
 
     def owns(self, pid: int, _uid: int) -> bool:
         """Its connection comes from this very process (the referee's gate

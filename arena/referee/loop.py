@@ -71,7 +71,7 @@ class GameLoop:
                      legal: Sequence[Action]) -> tuple[Action, str | None, str, float]:
         """One decision of `seat` (decide.py): (action, fault kind or None,
         fault line, seconds it took)."""
-        return await self.decider.decide(seat, obs, legal)
+        return await self.decider.decide(seat, obs, legal, self.n_actions)
 
     def _observe(self, game: Any) -> list[Mapping[str, Any] | None]:
         return [_view(game, s.index) if s.playing else None for s in self.seats]
@@ -154,7 +154,7 @@ class GameLoop:
             # seats that asked hear of the turn as it starts.
             if watchers:
                 self._announce_turn(game, watchers)
-            action, fault, line, elapsed = await self.decider.decide(seat, before_obs, legal)
+            action, fault, line, elapsed = await self.decider.decide(seat, before_obs, legal, self.n_actions)
             cpu = await self.pacer.answered(seat)
             # The trick's cards and winner are public facts, the same from any
             # seat's view: take them from the actor's view before the action.

@@ -42,6 +42,7 @@ from arena.referee.bot_seed import bot_seed, new_key
 from arena.referee.decide import default_action, stop_bot
 from arena.referee.launch import seat_level, start_bot
 from arena.referee.loop import GameLoop
+from arena.referee.marks import Marks, marks_path, write_marks
 from arena.referee.messages import PROTOCOL_VERSION, send_match_end, send_match_start
 from arena.referee.pondering import Pacer
 from arena.referee.replay import REPLAY_VERSION, ReplayWriter
@@ -251,26 +252,35 @@ class Match:
                 if seat.drainer is not None and not seat.drainer.done():
                     seat.drainer.cancel()
             await self._stop_all()
-            self._keep_fault_logs()
+            self._keep_logs()
             self.replay.close()  # unfinished (no result): dropped
             shutil.rmtree(socket_dir, ignore_errors=True)
 
-    def _keep_fault_logs(self) -> None:
-        """Copy the logs of seats with a fault out of the temp folder into
-        spec.fault_logs_dir: what a bot printed before it crashed is what its
-        author needs. Never fails the match (a Dask worker elsewhere may not
-        have the folder)."""
+    def _keep_logs(self) -> None:
+        """Each seat's decision marks beside its log (marks.py); then the
+        logs that spec.keep_logs asks for ("faults": of seats with a fault;
+        "all") copied with their marks out of the temp folder into
+        spec.fault_logs_dir: what a bot printed before it crashed is what
+        its author needs. Never fails the match (a Dask worker elsewhere may
+        not have the folder)."""
         folder = self.spec.fault_logs_dir
-        if not folder:
-            return
         for seat in self.seats:
-            path = self._scratch_logs.get(seat.index)
-            if path and (seat.forfeited or any(seat.faults.values())) and os.path.exists(path):
-                try:
+            path = self._scratch_logs.get(seat.index) or seat.log_path
+            output = seat.handle.log if seat.handle is not None else None
+            if not path or output is None or not os.path.exists(path):
+                continue
+            output.join(1.0)  # the last bytes of a bot just stopped
+            marks = Marks(seat=seat.index, cap=self.spec.limits.log_bytes, end=output.position(), relayed=seat.level == "docker",
+                          decisions=tuple(seat.marks))
+            keep = self.spec.keep_logs == "all" or seat.forfeited or any(seat.faults.values())
+            try:
+                write_marks(marks_path(path), marks)
+                if folder and keep and path == self._scratch_logs.get(seat.index):
                     os.makedirs(folder, exist_ok=True)
                     shutil.copyfile(path, os.path.join(folder, os.path.basename(path)))
-                except OSError as exc:
-                    log.warning("could not keep the log of seat %d: %s", seat.index, exc)
+                    shutil.copyfile(marks_path(path), marks_path(os.path.join(folder, os.path.basename(path))))
+            except OSError as exc:
+                log.warning("could not keep the log of seat %d: %s", seat.index, exc)
 
     async def _launch(self, addresses: Sequence[tuple[str, str]], log_dir: str) -> None:
         """Start every bot (in parallel: container starts are slow). A bot that
@@ -307,7 +317,7 @@ class Match:
                 seat.record_fault("crash", f"could not start: {exc}", self.policy)
             if not self.spec.work_dir:
                 self._scratch_logs[seat.index] = seat.log_path
-                seat.log_path = ""  # deleted with the temp folder (see _keep_fault_logs)
+                seat.log_path = ""  # deleted with the temp folder (see _keep_logs)
 
         # Each seat's level before any bot starts: a socket is private once no
         # other bot runs at the process level (`_private`), and a bot may flood

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from arena.manifest import BotSpec
+from arena.referee.marks import Mark
 from arena.referee.spec import (
     FAULT_KINDS,
     GONE_STALLED,
@@ -83,6 +84,7 @@ class Seat:
     handle: BotHandle | None = None
     level: str = "process"
     log_path: str = ""
+    marks: list[Mark] = field(default_factory=list)  # where each request met its log (marks.py)
     # clock (not a rule of the game: docs/protocol.md#time-control)
     bank: float = 0.0
     seq: int = 0

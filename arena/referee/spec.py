@@ -55,6 +55,10 @@ class FaultPolicy:
     max_strikes: int = 3
 
 
+# Which seats' logs a match keeps (MatchSpec.keep_logs).
+KEEP_LOGS: tuple[str, ...] = ("faults", "all")
+
+
 @dataclass(frozen=True)
 class MatchSpec:
     match_id: str
@@ -70,6 +74,9 @@ class MatchSpec:
     # With no work_dir: keep here the logs of the seats that had a fault
     # (named like work_dir's); the rest go with the temp folder (tournaments).
     fault_logs_dir: str = ""
+    # Which seats' logs go to fault_logs_dir: "faults" (those with one) or
+    # "all"; each with its decision marks (marks.py).
+    keep_logs: str = "faults"
     transport: Literal["unix", "tcp"] = "unix"
     limits: Limits = field(default_factory=Limits)  # resource limits for every bot of the match
     # Seats with a time control of their own, (seat, control): a person's

@@ -9,6 +9,7 @@
     handle.wait(t)    # exit code, or None if still running after t seconds
     handle.stop()     # SIGTERM, grace period, SIGKILL of the whole group / container; idempotent
     handle.cleanup()  # stop() + remove containers, cgroups and temp files; nothing is left behind
+    handle.log        # logcap.CappedLog: the capped output; log.position() for decision marks
     handle.violations # list[str]: limits the sandbox enforced (pids, memory...), for the fault log
     handle.pauser     # freezer.Pauser: freeze()/thaw() the bot, its CPU seconds, .mechanism
     handle.uid        # host uid the bot runs as if it is one of its own, else None
@@ -43,6 +44,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from arena.sandbox.freezer import Pauser
+from arena.sandbox.logcap import CappedLog
 
 LEVELS: tuple[str, ...] = ("docker", "bwrap", "process")  # strongest first
 
@@ -78,6 +80,10 @@ class BotHandle(Protocol):
     reaches_others: bool
     violations: list[str]
     pauser: Pauser
+
+    @property
+    def log(self) -> CappedLog | None:
+        """Its output (log.position(): where a decision's lines start); None: no process."""
 
     def owns(self, pid: int, uid: int) -> bool: ...
     def poll(self) -> int | None: ...

@@ -30,7 +30,7 @@ from pathlib import Path
 from arena.manifest import BotSpec
 from arena.sandbox import cgroups, freezer, peers, rlimits
 from arena.sandbox.api import Limits, SandboxError
-from arena.sandbox.logcap import CappedLog, pipe_chunks
+from arena.sandbox.logcap import CappedLog, PipeSource
 
 MARKER_VAR = "ARENA_SANDBOX_ID"
 WATCHDOG_PERIOD = 0.25  # seconds between two process counts
@@ -241,7 +241,7 @@ def spawn(argv: Sequence[str], *, level: str, cwd: str, env: dict[str, str], log
             fn()
         raise SandboxError(f"cannot start {argv[0]!r} in {cwd} ({level} level): {exc}") from None
     os.close(w)
-    log = CappedLog(pipe_chunks(r), log_path, limits.log_bytes)
+    log = CappedLog(PipeSource(r), log_path, limits.log_bytes)
     return ProcessHandle(level=level, popen=popen, log=log, marker=marker, limits=limits,
                          watchdog=watchdog, cgroup=group, on_cleanup=on_cleanup, uid=uid,
                          reaches_others=reaches_others)

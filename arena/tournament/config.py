@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.manifest import BotSpec
-from arena.referee.spec import FaultPolicy, TimeControl
+from arena.referee.spec import KEEP_LOGS, FaultPolicy, TimeControl
 from arena.sandbox.api import Limits
 from arena.sandbox.botfile import BotFileError, load_bot, missing_program
 from arena.tournament.errors import TournamentError
@@ -34,7 +34,7 @@ _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 
 _TOP_KEYS = frozenset({
     "name", "description", "seed", "bots", "duplicate_sets", "schedule", "concurrency",
-    "cpu_slots", "executor", "dask_address", "sandbox", "replays", "bootstrap", "rules",
+    "cpu_slots", "executor", "dask_address", "sandbox", "replays", "keep_logs", "bootstrap", "rules",
     "time_control", "faults", "limits", "stop", "new_version_deals", "seed_public",
 })
 NEW_VERSION_DEALS: tuple[str, ...] = ("auto", "fresh", "same")
@@ -93,7 +93,7 @@ class TournamentConfig:
     def fresh_deals(self) -> bool:
         """New versions get deal seeds no one has seen (schedule.deal_seed)."""
         return self.new_version_deals == "fresh" or (
-            self.new_version_deals == "auto" and self.match.replays)
+            self.new_version_deals == "auto" and (self.match.replays or self.match.keep_logs == "all"))
 
     @property
     def store_path(self) -> Path:
@@ -177,6 +177,9 @@ def parse_config(data: dict[str, Any], root: Path, where: str,
         raise fail("dask_address", problem)
     get("sandbox", str, "auto")  # its value: parse_match_settings below
     replays = get("replays", bool, True)
+    keep_logs = get("keep_logs", str, "faults")
+    if keep_logs not in KEEP_LOGS:
+        raise fail("keep_logs", f"unknown choice {keep_logs!r} (choose {', '.join(KEEP_LOGS)})")
     bootstrap = get("bootstrap", int, 200)
     if not 0 <= bootstrap <= 100_000:
         raise fail("bootstrap", f"must be 0..100000, got {bootstrap}")
@@ -231,7 +234,7 @@ def parse_config(data: dict[str, Any], root: Path, where: str,
             raise fail(f"bots[{i}]", f"bot name {spec.name!r} is also used by {names[spec.name]!r}")
         names[spec.name] = entry
 
-    match = parse_match_settings(data, where, replays)
+    match = dataclasses.replace(parse_match_settings(data, where, replays), keep_logs=keep_logs)
 
     return TournamentConfig(
         root=str(root), name=name, seed=seed, bot_paths=tuple(bot_paths),

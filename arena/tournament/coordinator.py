@@ -171,7 +171,7 @@ def played_tables(store: Store, logged_only: bool = False
 
 
 def _kept_a_log(row: MatchRow) -> bool:
-    """The referee kept a seat's log of this match (_keep_fault_logs)."""
+    """The referee kept a seat's log of this match (match.py _keep_logs)."""
     return row.result is not None and any(
         seat.status == "forfeit" or any(n for _, n in seat.faults) for seat in row.result.seats)
 

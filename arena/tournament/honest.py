@@ -18,6 +18,7 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from arena.referee.marks import MARKS_SUFFIX
 from arena.referee.replay import ReplayError, parse_replay
 from arena.referee.replay_check import ReplayMismatch, check_replay
 from arena.referee.rulechoice import build_rules
@@ -90,7 +91,7 @@ def stored(spec: MatchSpec, returned: Returned) -> MatchResult:
         _write(Path(spec.replay_path), returned.replay.encode("utf-8"))
     if spec.fault_logs_dir:
         for name, data in returned.logs:
-            if name.startswith(f"{spec.match_id}-seat") and name.endswith(".log") \
+            if name.startswith(f"{spec.match_id}-seat") and name.endswith((".log", MARKS_SUFFIX)) \
                     and Path(name).name == name:
                 _write(Path(spec.fault_logs_dir) / name, data)
     return replace(returned.result, replay_path=spec.replay_path)

@@ -29,6 +29,10 @@ class MatchSettings:
     limits: Limits = field(default_factory=Limits)
     sandbox: str = "auto"
     replays: bool = True
+    # The seats' logs (with their decision marks) kept in logs/: "faults"
+    # (only of seats that had one) or "all" (the bot's-eye view of every
+    # step, docs/web.md "A bot's-eye view").
+    keep_logs: str = "faults"
 
     def rules_dict(self) -> dict[str, object]:
         return {"preset": self.rules_preset, **dict(self.rules_options)}
@@ -43,4 +47,5 @@ class MatchSettings:
             time_control=self.time_control, fault_policy=self.fault_policy,
             sandbox=self.sandbox,
             replay_path=str(root / REPLAYS_DIR / f"{match_id}.jsonl") if self.replays else "",
-            limits=self.limits, fault_logs_dir=str(root / LOGS_DIR))
+            limits=self.limits, fault_logs_dir=str(root / LOGS_DIR),
+            keep_logs=self.keep_logs)
