@@ -215,7 +215,7 @@ def test_a_scheduler_elsewhere_without_tls_is_refused_before_anything_is_stored(
 
 
 @pytest.mark.slow
-def test_the_scheduler_killed_stops_the_run_in_one_line_and_it_resumes(
+def test_the_scheduler_then_the_coordinator_killed_and_the_run_resumes_the_same(
         reference: Path, tmp_path: Path) -> None:
     folder = write_tournament(tmp_path / "t", sets=2)
     with cluster(tmp_path / "first") as c:
@@ -238,6 +238,25 @@ def test_the_scheduler_killed_stops_the_run_in_one_line_and_it_resumes(
         assert c.close() == []
     with cluster(tmp_path / "again") as c:  # the scheduler back (at another port)
         c.worker("a")
+        # Then the coordinator itself killed -9 mid-match (no handler runs:
+        # its matches stay marked running, the worker's match goes on for a
+        # client that is gone) and run again: the same results as a run
+        # without faults, none counted twice.
+        run = start("tournament", "run", folder, "--dask", c.address, stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 120
+            while not c.bots_of("a") and time.monotonic() < deadline and run.poll() is None:
+                time.sleep(0.05)
+            assert run.poll() is None, "the run ended before a match was in play"
+            run.kill()
+            run.wait(timeout=30)
+        finally:
+            if run.poll() is None:
+                run.kill()
+        with sqlite3.connect(folder / "tournament.sqlite") as db:
+            running = db.execute("SELECT count(*) FROM matches WHERE status = 'running'").fetchone()
+        assert running[0] >= 1  # what the killed coordinator had handed out
         again = cli("tournament", "run", folder, "--dask", c.address, timeout=300)
         assert again.returncode == 0, again.stderr[-3000:]
         assert "12/12 matches finished" in again.stdout
