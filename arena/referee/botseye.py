@@ -30,6 +30,7 @@ The view (JSON data):
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from arena.game import GameState
@@ -48,20 +49,26 @@ def request_observation(game: GameState, seat: int) -> bytes:
     return codec.observation_to_pb(game.observation(seat).as_mapping()).SerializeToString()
 
 
-def decision_at(replay: Replay, n: int) -> tuple[GameState, dict[str, Any]]:
-    """The game before action `n` and its record; DecisionError if none."""
+States = Iterable[tuple[GameState, dict[str, Any] | None]]
+
+
+def decision_at(replay: Replay, n: int, states: States | None = None,
+                ) -> tuple[GameState, dict[str, Any]]:
+    """The game before action `n` and its record; DecisionError if none.
+    `states` (default: `replay_states(replay)`) lets a test re-play the
+    records on another first deal."""
     if not 0 <= n < len(replay.actions):
         raise DecisionError(f"{replay.path}: no action {n} (the match has {len(replay.actions)})")
-    for index, (game, rec) in enumerate(replay_states(replay)):
+    for index, (game, rec) in enumerate(replay_states(replay) if states is None else states):
         if index == n and rec is not None:
             return game, rec
     raise ReplayError(f"{replay.path}: action {n} does not re-play")
 
 
 def decision_view(replay: Replay, seat: int, n: int, marks: Marks | None = None,
-                  log: bytes | None = None) -> dict[str, Any]:
+                  log: bytes | None = None, states: States | None = None) -> dict[str, Any]:
     """Decision `n` as seat `seat` met it (the module's docstring)."""
-    game, rec = decision_at(replay, n)
+    game, rec = decision_at(replay, n, states)
     if int(rec["seat"]) != seat:
         raise DecisionError(f"action {n} is seat {rec['seat']}'s decision, not seat {seat}'s")
     raw = request_observation(game, seat)

@@ -22,6 +22,8 @@ must not see them. Lists show such a match's result only.
     /api/t/{t}/match/{id}/{view}.json   player data (player.py), view = all | seat number
     /api/t/{t}/match/{id}/{view}/start.json         its start (a long match: its first deals)
     /api/t/{t}/match/{id}/{view}/deals/{n}.json     a long match's deals from n on (chunks.py)
+    /api/t/{t}/match/{id}/{seat}/decision/{n}.json  decision n as seat's bot met it (the
+                                        bot's-eye view, referee/botseye.py: a seat's own only)
     /api/r/{name}/{view}.json
 
 Other packages may add routes with `app.router.routes.append(...)` or the
@@ -47,9 +49,16 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from arena.referee.botseye import DecisionError
 from arena.referee.replay import ReplayError
 from arena.web import live, pages
-from arena.web.replays import player_deals_json, player_json, player_start_json, seats_of
+from arena.web.replays import (
+    decision_json,
+    player_deals_json,
+    player_json,
+    player_start_json,
+    seats_of,
+)
 from arena.web.sources import MATCH_ID, Catalog, catalog
 from arena.web.urls import ServerUrls
 
@@ -213,7 +222,8 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
             deals_url=f"/api/t/{t.name}/match/{match_id}/{{view}}/deals/{{deal}}.json",
             inline=_inline(path, viewer), match_id=match_id,
             travellers=web.urls.traveller(t, match_id, "{deal}"), table_url=web.urls.table(t, match_id),
-            analysis_url=f"/api/t/{t.name}/match/{match_id}/{{view}}/analysis.json")
+            analysis_url=f"/api/t/{t.name}/match/{match_id}/{{view}}/analysis.json",
+            decision_url=f"/api/t/{t.name}/match/{match_id}/{{view}}/decision/{{n}}.json")
 
     def _table(request: Request, build: Any) -> tuple[Any, Any]:
         from arena.web.travellers import TableWithheld
@@ -264,6 +274,30 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
             data = player_json(path, viewer)
         return Response(data, media_type="application/json")
 
+    def decision_api(request: Request) -> Response:
+        """The bot's-eye view of one decision of a seat (withheld like the
+        player while the table plays: `_match_replay`)."""
+        t, match_id, path = _match_replay(request)
+        seat = _decider(request, path)
+        return _decision(request, path, seat, t.log_path(match_id, seat))
+
+    def _decider(request: Request, path: Path) -> int:
+        viewer = _viewer(request.path_params["view"], seats_of(path))
+        if viewer is None:
+            raise NotFound("a decision is one seat's: ask for it in a seat's view (0, 1, ...)")
+        return viewer
+
+    def _decision(request: Request, path: Path, seat: int, log: Path | None) -> Response:
+        try:
+            data = decision_json(path, seat, int(request.path_params["n"]), log)
+        except DecisionError as exc:
+            raise NotFound(file_names(str(exc))) from None
+        return Response(data, media_type="application/json")
+
+    def replay_decision_api(request: Request) -> Response:
+        path = _replay_file(request)
+        return _decision(request, path, _decider(request, path), None)
+
     def analysis_api(request: Request) -> Response:
         """The cached analysis of the match for one view (web/analysis.py)."""
         from arena.web.analysis import reports
@@ -299,7 +333,8 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
         return web.render(request, "player.html", title=f"replay {path.name}", t=None,
                           seats=seats, data_url=f"/api/r/{name}/{{view}}/start.json", viewer=viewer,
                           deals_url=f"/api/r/{name}/{{view}}/deals/{{deal}}.json",
-                          inline=_inline(path, viewer), match_id=path.stem)
+                          inline=_inline(path, viewer), match_id=path.stem,
+                          decision_url=f"/api/r/{name}/{{view}}/decision/{{n}}.json")
 
     def replay_api(request: Request) -> Response:
         return _data(request, _replay_file(request))
@@ -350,10 +385,12 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
         Route("/t/{t}/log/{id}/{seat:int}", seat_log),
         Route("/api/t/{t}/match/{id}/{view}.json", match_api),
         Route("/api/t/{t}/match/{id}/{view}/analysis.json", analysis_api),
+        Route("/api/t/{t}/match/{id}/{view}/decision/{n:int}.json", decision_api),
         Route("/api/t/{t}/match/{id}/{view}/{part}.json", match_api),
         Route("/api/t/{t}/match/{id}/{view}/deals/{deal:int}.json", match_api),
         Route("/r/{name}", replay_player),
         Route("/api/r/{name}/{view}.json", replay_api),
+        Route("/api/r/{name}/{view}/decision/{n:int}.json", replay_decision_api),
         Route("/api/r/{name}/{view}/{part}.json", replay_api),
         Route("/api/r/{name}/{view}/deals/{deal:int}.json", replay_api),
         *extra_routes,

@@ -7,6 +7,8 @@ KEEP_BYTES in all, the least recently used dropped first (it kept 24
 answers, whatever their size: a few long matches' views and the rest went).
 A long match (chunks.py) is served in parts: `player_start_json` (its page)
 and `player_deals_json` (the next deals), from a `Cursor` kept per file.
+`decision_json` is one seat's decision seen by its bot (referee/botseye.py),
+with the lines of the seat's kept log between its request and the next.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from arena.referee.botseye import decision_view
+from arena.referee.marks import MarksError, marks_path, read_marks
 from arena.referee.replay import ReplayError, read_replay
 from arena.web.chunks import Cursor, deals_part, is_long, start_part
 from arena.web.player import player_data
@@ -101,6 +105,35 @@ def player_deals_json(path: Path, viewer: int | None, first: int) -> bytes:
     version = _version(path)
     return _kept((*version, viewer, "deals", first),
                  lambda: dumps(deals_part(_cursor(version), viewer, first)))
+
+
+def decision_json(path: Path, seat: int, n: int, log: Path | None) -> bytes:
+    """Decision `n` of `seat` (botseye.decision_view) with its lines of the
+    log at `log` (the seat's kept log, None if none) and its marks; `log_note`
+    says why there are no lines. DecisionError if action `n` is not the
+    seat's, ReplayError if the replay cannot be read or re-played."""
+    version = _version(path)
+    marks_file = marks_path(log) if log is not None else None
+    logs = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size)
+                 for p in (log, marks_file) if p is not None and p.is_file())
+
+    def build() -> bytes:
+        marks = data = None
+        note = ("no log was kept for this seat (a tournament keeps every seat's with "
+                'keep_logs = "all", else those of seats that had a fault)')
+        if log is not None and marks_file is not None:
+            try:
+                marks = read_marks(marks_file)
+                data = log.read_bytes()
+                note = ""
+            except MarksError as exc:
+                note = str(exc)
+            except OSError as exc:
+                note = f"{log.name}: cannot read the log: {exc.strerror}"
+        view = decision_view(_cursor(version).replay, seat, n, marks, data)
+        return dumps({**view, "log_note": note})
+
+    return _kept((*version, seat, "decision", n, logs), build)
 
 
 def seats_of(path: Path) -> int:

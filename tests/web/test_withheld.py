@@ -18,6 +18,7 @@ from clihelp import ARENA
 from starlette.testclient import TestClient
 
 from arena.game import Rules
+from arena.referee.replay import read_replay
 from arena.tournament import browse
 from arena.tournament.config import load_config
 from arena.tournament.store import Store
@@ -162,6 +163,8 @@ def test_arena_serve_withholds_until_the_table_is_played(tmp_path: Path) -> None
         assert status == 403 and WITHHELD in text and "<html" in text.lower()
         assert _get(port, f"/api/t/dup/match/{played[0]}/0.json")[0] == 403
         assert _get(port, f"/t/dup/log/{played[0]}/0")[0] == 403
+        # The bot's-eye view of a decision waits too (whichever seat's it is).
+        assert _get(port, f"/api/t/dup/match/{played[0]}/0/decision/0.json")[0] == 403
         status, text = _get(port, "/t/dup/matches")
         assert status == 200 and played[0] in text and "/match/" not in text
         # The live stream carries the counts of matches, nothing of a deal.
@@ -171,6 +174,14 @@ def test_arena_serve_withholds_until_the_table_is_played(tmp_path: Path) -> None
         assert status == 200 and 'id="player"' in text
         status, text = _get(port, f"/api/t/dup/match/{played[0]}/0.json")
         assert status == 200 and json.loads(text)
+        actions = read_replay(folder / "replays" / f"{played[0]}.jsonl").actions
+        own = next(a["n"] for a in actions if a["seat"] == 0)
+        other = next(a["n"] for a in actions if a["seat"] != 0)
+        status, text = _get(port, f"/api/t/dup/match/{played[0]}/0/decision/{own}.json")
+        assert status == 200 and json.loads(text)["observation"]["seat"] == 0
+        # Another seat's decision is never served in a seat's view, nor in all cards.
+        assert _get(port, f"/api/t/dup/match/{played[0]}/0/decision/{other}.json")[0] == 404
+        assert _get(port, f"/api/t/dup/match/{played[0]}/all/decision/{own}.json")[0] == 404
     finally:
         proc.terminate()
         proc.wait(timeout=30)

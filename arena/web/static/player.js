@@ -103,6 +103,7 @@ function show(step) {
     drawTable(tableBox, view, { names: names(), completedTrick: s.t, lastAction: s.a });
   }
   drawRecord(view, s);
+  drawBotsEye();
   document.getElementById("slider").value = String(state.step);
   stepLabel();
   // The next part before it is needed: when this step is in the last deal loaded.
@@ -163,6 +164,114 @@ function drawRecord(view, s) {
   panel.append(h, words);
   box.replaceChildren(panel);
   words.scrollTop = words.scrollHeight;  // the latest action in sight
+}
+
+// The bot's-eye view (seat views only): the last decision of the viewed
+// seat up to this step, as the server re-built it from the engine
+// (referee/botseye.py): the observation and legal actions its request
+// carried, the reply, the clock, and the bot's output between that request
+// and the next. Asked for only while the box is open; kept per decision.
+const botsEye = { cache: new Map(), shown: null };
+
+function ownDecision() {
+  const seat = Number(state.view);
+  for (let k = state.step; k >= 0; k--) {
+    const a = state.data.steps[k].a;
+    if (a && a.seat === seat) return a.n;
+  }
+  return null;
+}
+
+async function drawBotsEye() {
+  const box = document.getElementById("botseye-box");
+  const url = root.dataset.decisionUrl || "";
+  box.hidden = !url || state.view === "all";
+  if (box.hidden || !box.open) return;
+  const out = document.getElementById("botseye");
+  const n = ownDecision();
+  if (n === null) {
+    botsEye.shown = null;
+    out.replaceChildren(para(`seat ${state.view} has made no decision yet at this step`, "muted"));
+    return;
+  }
+  const key = `${state.view}/${n}`;
+  if (botsEye.shown === key) return;
+  botsEye.shown = key;
+  let data = botsEye.cache.get(key);
+  if (!data) {
+    out.replaceChildren(para("loading…", "muted"));
+    try {
+      const response = await fetch(url.replace("{view}", encodeURIComponent(state.view)).replace("{n}", String(n)));
+      data = response.ok ? await response.json() : { error: `${response.status}: ${await response.text()}` };
+    } catch (err) {
+      data = { error: String(err) };
+    }
+    if (!data.error) botsEye.cache.set(key, data);
+    if (botsEye.shown !== key) return;  // moved on meanwhile
+  }
+  out.replaceChildren(...botsEyeParts(data));
+}
+
+function para(text, cls) {
+  const p = document.createElement("p");
+  if (cls) p.className = cls;
+  p.textContent = text;
+  return p;
+}
+
+function block(title, text, id) {
+  const h = document.createElement("h3");
+  h.textContent = title;
+  const pre = document.createElement("pre");
+  pre.className = "botseye-text";
+  if (id) pre.id = id;
+  pre.textContent = text;
+  return [h, pre];
+}
+
+function secs(v) {
+  return v === null || v === undefined ? "?" : `${Number(v).toFixed(3)} s`;
+}
+
+function botsEyeParts(d) {
+  if (d.error) return [para(`cannot load this decision: ${d.error}`, "fault")];
+  const parts = [];
+  const head = para(`decision ${d.n} of seat ${d.seat}` + (d.seq !== null ? ` (its request ${d.seq})` : "")
+    + ` · deal ${d.deal} · ${d.phase}`, "botseye-head");
+  head.id = "botseye-head";
+  parts.push(head);
+  if (d.sent === false) parts.push(para("no request went out: the seat had forfeited, its default action played", "fault"));
+  const reply = para(`reply: ${d.reply}` + (d.fault ? ` — fault: ${d.fault}${d.note ? " (" + d.note + ")" : ""}` : ""), d.fault ? "fault" : "");
+  reply.id = "botseye-reply";
+  parts.push(reply);
+  let clock = `time used ${secs(d.time)}`;
+  if (d.limit !== null) clock += ` of its limit ${secs(d.limit)} (per move ${secs(d.per_move)} + bank ${secs(d.bank)})`;
+  else if (d.per_move !== null && d.per_move !== undefined) clock += ` (per move ${secs(d.per_move)}; the bank is in the decision marks, not kept here)`;
+  if (d.cpu !== null && d.cpu !== undefined) clock += ` · CPU ${secs(d.cpu)}`;
+  const c = para(clock);
+  c.id = "botseye-clock";
+  parts.push(c);
+  const legal = document.createElement("ul");
+  legal.className = "botseye-legal";
+  legal.id = "botseye-legal";
+  for (const a of d.legal) {
+    const li = document.createElement("li");
+    li.textContent = a;
+    if (a === d.reply) li.className = "chosen";
+    legal.appendChild(li);
+  }
+  const lh = document.createElement("h3");
+  lh.textContent = `legal actions sent (${d.legal.length})`;
+  parts.push(lh, legal);
+  if (d.lines !== null) {
+    parts.push(...block("what the bot printed, from this request to its next"
+      + (d.relayed ? " (relayed by docker: a line may fall one decision late)" : ""),
+      (d.lines || "(nothing)") + (d.cut ? "\n[past the log's cap: the rest was discarded]" : ""), "botseye-lines"));
+  } else {
+    parts.push(para(d.log_note || "no log kept", "muted"));
+  }
+  parts.push(...block("observation sent (arena.v1.Observation)", JSON.stringify(d.observation, null, 1), "botseye-obs"));
+  return parts;
 }
 
 function dealText(d) {
@@ -466,6 +575,7 @@ function stepActionNumber(i) {
 
 function bind() {
   const on = (id, fn) => document.getElementById(id).addEventListener("click", fn);
+  document.getElementById("botseye-box").addEventListener("toggle", () => { botsEye.shown = null; drawBotsEye(); });
   on("b-start", () => { pause(); show(0); });
   on("b-end", () => { showEnd(); });
   on("b-back", () => move("action", -1));
@@ -503,4 +613,4 @@ setView(state.view, startStep).then(async () => {
   }
   root.dataset.ready = "1";
 });
-window.arenaPlayer = { show, setView, state, ensure, loadMore, analysis };
+window.arenaPlayer = { show, setView, state, ensure, loadMore, analysis, botsEye };
