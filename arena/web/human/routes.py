@@ -105,10 +105,10 @@ def human_routes(tables: Tables, title: Callable[[str], str] | None = None,
                 # The browser that took the seat, back from its link (the tab
                 # was closed): the seat is still its own while it is held.
                 log.info("seat %d (%s): its browser came back by its join link", seat.seat, seat.name)
-                return _seated(game, seat, seat.session_secret, secret)
+                return seated_response(game, seat, seat.session_secret, secret)
             session = seat.use_join(secret, _peer(request))
             if session is not None:
-                return _seated(game, seat, session, secret)
+                return seated_response(game, seat, session, secret)
             if seat.refused_joins and _same(secret, seat.join_secret):
                 return error_page(request, 403, "This join link was used already: a join link "
                                   "admits one browser (the one that opened it first may open it "
@@ -163,7 +163,7 @@ def human_routes(tables: Tables, title: Callable[[str], str] | None = None,
     ]
 
 
-def _seated(game: str, seat: HumanSeat, session: str, secret: str) -> Response:
+def seated_response(game: str, seat: HumanSeat, session: str, secret: str) -> Response:
     """To the seat's page, with its cookie; the same cookie is kept for the
     join link's own path, so that this browser, and only it, may come back
     by the link it has (the seat page's cookie is not sent to /join/)."""

@@ -62,10 +62,13 @@ class LobbyConfig:
     publish_replay: Callable[[str, Path], str] | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class SeatChoice:
     kind: str      # PERSON or "bot"
     name: str      # the person's name, or the bot's
+    # A person's seat anyone in the lobby may take (its open tables) rather
+    # than only whoever the creator sends its join link.
+    open: bool = False
 
 
 @dataclass
@@ -130,6 +133,8 @@ class Lobby:
         if len(set(names)) != len(names):
             raise GameError("two people of one game have the same name")
         for s in seats:
+            if s.open and s.kind != PERSON:
+                raise GameError(f"seat {s.name!r}: only a person's seat can be open to anyone")
             if s.kind != PERSON and s.name not in self.config.bots:
                 raise GameError(f"no bot {s.name!r} on this server (bots: {', '.join(self.config.bots)})")
         game = LobbyGame(id=secrets.token_hex(4), preset=preset, options=options, seats=seats,
@@ -171,6 +176,46 @@ class Lobby:
             sandbox=self.config.sandbox, replay_path=str(folder / "replays" / f"{game.id}.jsonl"),
             fault_logs_dir=str(folder / "logs"),
         )
+
+    # ------------------------------------------------------------ open tables
+
+    def open_tables(self) -> list[tuple[LobbyGame, list[HumanSeat]]]:
+        """Waiting games with a seat open to anyone that nobody has taken, and those seats."""
+        out = []
+        for game in self.games.values():
+            if game.status != "waiting":
+                continue
+            free = [h for h in game.humans if game.seats[h.seat].open and not h.joined]
+            if free:
+                out.append((game, free))
+        return out
+
+    def sit(self, game: LobbyGame, seat: int, name: str, peer: str) -> tuple[HumanSeat, str]:
+        """A visitor takes an open seat of a waiting game: the seat and its
+        session secret (as its join link would give); `name` (may be empty:
+        the seat's) is the name the person's record is kept under. GameError
+        saying why not: the game does not wait, the seat is by link only or
+        taken, the name is another seat's."""
+        if game.status != "waiting":
+            raise GameError(f"game {game.id} is {game.status}: seats are taken while it waits")
+        h = game.human(seat)
+        if h is None or not 0 <= seat < len(game.seats) or not game.seats[seat].open:
+            raise GameError(f"seat {seat} of game {game.id} is not open to anyone "
+                            "(its person comes by the link its creator sends)")
+        if h.joined:
+            raise GameError(f"seat {seat} of game {game.id} is taken already")
+        name = " ".join("".join(c for c in name if c.isprintable()).split())[:40] or game.seats[seat].name
+        if any(s.kind == PERSON and s.name == name for i, s in enumerate(game.seats) if i != seat):
+            raise GameError(f"another seat of game {game.id} is called {name!r}: choose another name")
+        session = h.use_join(h.join_secret, peer)
+        if session is None:  # taken between the check and now (cannot happen on one loop)
+            raise GameError(f"seat {seat} of game {game.id} is taken already")
+        if name != game.seats[seat].name:
+            game.seats[seat] = dc_replace(game.seats[seat], name=name)
+            h.name = name
+            self.store.set_seat(game.id, seat, PERSON, name, keep_time=True)
+        log.info("game %s: seat %d taken from the open tables as %r (from %s)", game.id, seat, name, peer)
+        return h, session
 
     # ------------------------------------------------------------ starting
 

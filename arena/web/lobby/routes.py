@@ -9,6 +9,8 @@
     POST /lobby/game/{id}/start       start now, a bot in each seat nobody took
     POST /lobby/game/{id}/rematch     (its creator, once it is over) the same game again
     POST /lobby/game/{id}/cancel      (its creator, while it waits) give it up
+    POST /lobby/game/{id}/sit         (anyone, while it waits) take a seat its creator
+                                      opened to anyone: to the seat's page, with its cookie
     GET  /lobby/game/{id}/replay.jsonl   the finished game's replay
 """
 
@@ -27,8 +29,8 @@ from starlette.routing import BaseRoute, Route
 from starlette.templating import Jinja2Templates
 
 from arena.game import Rules
-from arena.web.guard import read_body
-from arena.web.human.routes import error_page
+from arena.web.guard import RateLimiter, client_of, read_body, same_origin
+from arena.web.human.routes import error_page, seated_response
 from arena.web.lobby import form as create_form
 from arena.web.lobby.games import PERSON, GameError, Lobby, LobbyGame, SeatChoice
 
@@ -39,6 +41,10 @@ TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
 MAX_SEATS = 4
 PRESETS = ("standard", "estonian", "lithuanian", "czech", "finnish", "swedish")
 FORM_LIMIT = 8192
+# Seats taken from the open tables per minute by one address: anyone who
+# reaches the lobby may sit, and a script taking every open seat as it
+# appears would keep people from every game.
+SIT_PER_MINUTE = 10
 
 
 def creator_cookie(game_id: str) -> str:
@@ -61,7 +67,19 @@ def parse_options(text: str) -> dict[str, object]:
     return dict(overrides)
 
 
+def _other_site(request: Request, what: str) -> Response | None:
+    """403 for a form posted from another site's page (its Origin, or
+    Referer, names another host): a lobby write is made from its own pages."""
+    if same_origin(request):
+        return None
+    log.warning("refused a %s posted from another site (from %s)", what, client_of(request))
+    return error_page(request, 403, f"Refused ({what}): the form was posted from another site's "
+                      "page; use this lobby's own pages.")
+
+
 def lobby_routes(lobby: Lobby) -> list[BaseRoute]:
+    sits = RateLimiter(SIT_PER_MINUTE)
+
     def find(request: Request) -> LobbyGame | None:
         return lobby.games.get(str(request.path_params["game"]))
 
@@ -77,14 +95,18 @@ def lobby_routes(lobby: Lobby) -> list[BaseRoute]:
         if preset not in PRESETS:
             return error_page(request, 404, f"No preset {preset[:40]!r} (presets: {', '.join(PRESETS)}).")
         return TEMPLATES.TemplateResponse(request, "lobby.html", {
+            "open_tables": lobby.open_tables(),
             "games": [live_status(g) for g in lobby.store.games()], "people": lobby.store.people(), "bots": sorted(lobby.config.bots),
             "presets": PRESETS, "max_seats": MAX_SEATS, "preset": preset,
-            "controls": create_form.controls(preset), "prefix": create_form.PREFIX,
+            "groups": create_form.grouped(preset), "prefix": create_form.PREFIX,
             "mark": create_form.MARK, "per_move": lobby.config.human_time.per_move,
             "per_move_max": create_form.PER_MOVE_MAX,
         })
 
     async def create(request: Request) -> Response:
+        refused = _other_site(request, "new game")
+        if refused is not None:
+            return refused
         fields = await _form_lists(request)
         if fields is None:
             return error_page(request, 413, "The form is too large.")
@@ -103,7 +125,7 @@ def lobby_routes(lobby: Lobby) -> list[BaseRoute]:
                 choice = str(form.get(f"seat{i}", ""))
                 if choice == PERSON:
                     name = str(form.get(f"name{i}", "")).strip() or f"player{i}"
-                    seats.append(SeatChoice(PERSON, name[:40]))
+                    seats.append(SeatChoice(PERSON, name[:40], open=bool(form.get(f"open{i}"))))
                     try:  # the person's own clock, over the game's (empty: the game's)
                         own = create_form.per_move(str(form.get(f"time{i}", "")))
                     except ValueError as exc:
@@ -148,6 +170,9 @@ def lobby_routes(lobby: Lobby) -> list[BaseRoute]:
             game = find(request)
             if game is None:
                 return error_page(request, 404, "No such game (or not one this server still holds).")
+            refused = _other_site(request, verb)
+            if refused is not None:
+                return refused
             if not _is_creator(request, game):
                 log.warning("game %s: refused a %s from a browser that did not create it", game.id, verb)
                 return error_page(request, 403, f"Only the browser that created the game may {verb} it.")
@@ -174,6 +199,34 @@ def lobby_routes(lobby: Lobby) -> list[BaseRoute]:
                             samesite="lax", path=f"/lobby/game/{again.id}")
         return response
 
+    async def sit(request: Request) -> Response:
+        """Take an open seat: the same seat, cookie and page its join link
+        would have given (so the browser comes back to it the same way)."""
+        refused = _other_site(request, "request to sit")
+        if refused is not None:
+            return refused
+        wait = sits.hit(client_of(request))
+        if wait:
+            log.warning("refused a seat taken from %s: over %d a minute", client_of(request), SIT_PER_MINUTE)
+            page = error_page(request, 429, f"Too many seats taken from this address (at most "
+                              f"{SIT_PER_MINUTE} a minute): try again in {wait} s.")
+            page.headers["Retry-After"] = str(wait)
+            return page
+        form = await _form(request)
+        if form is None:
+            return error_page(request, 413, "The form is too large.")
+        game = find(request)
+        if game is None:
+            return error_page(request, 404, "No such game (or not one this server still holds).")
+        seat_text = str(form.get("seat", ""))
+        if not seat_text.isdigit() or len(seat_text) > 2:
+            return error_page(request, 400, f"seat {seat_text[:10]!r}: expected a seat number")
+        try:
+            human, session = lobby.sit(game, int(seat_text), str(form.get("name", "")), client_of(request))
+        except GameError as exc:
+            return error_page(request, 409, f"You cannot sit there: {exc}")
+        return seated_response(game.id, human, session, human.join_secret)
+
     async def replay(request: Request) -> Response:
         stored = lobby.store.game(str(request.path_params["game"]))
         path = Path(stored["replay_path"]) if stored and stored["replay_path"] else None
@@ -191,6 +244,7 @@ def lobby_routes(lobby: Lobby) -> list[BaseRoute]:
               creator_only("ask for a rematch of", "No rematch", rematch), methods=["POST"]),
         Route("/lobby/game/{game}/cancel",
               creator_only("cancel", "The game cannot be cancelled", cancel), methods=["POST"]),
+        Route("/lobby/game/{game}/sit", sit, methods=["POST"]),
         Route("/lobby/game/{game}/replay.jsonl", replay),
     ]
 

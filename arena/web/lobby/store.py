@@ -149,12 +149,16 @@ class LobbyStore:
             db.executemany("INSERT INTO seats(game, seat, kind, name, per_move) VALUES(?, ?, ?, ?, ?)",
                            [(game_id, i, kind, name, own.get(i)) for i, (kind, name) in enumerate(seats)])
 
-    def set_seat(self, game_id: str, seat: int, kind: str, name: str) -> None:
-        """Who fills a seat after all (a bot in a seat nobody took)."""
+    def set_seat(self, game_id: str, seat: int, kind: str, name: str, keep_time: bool = False) -> None:
+        """Who fills a seat after all (a bot in a seat nobody took; the person
+        who sat at an open seat, `keep_time`: the seat's own clock stays)."""
         with self._tx() as db:
-            # A bot plays the bots' clock: a person's own time no longer applies.
-            db.execute("UPDATE seats SET kind=?, name=?, per_move=NULL WHERE game=? AND seat=?",
-                       (kind, name, game_id, seat))
+            if keep_time:
+                db.execute("UPDATE seats SET kind=?, name=? WHERE game=? AND seat=?",
+                           (kind, name, game_id, seat))
+            else:  # a bot plays the bots' clock: a person's own time no longer applies
+                db.execute("UPDATE seats SET kind=?, name=?, per_move=NULL WHERE game=? AND seat=?",
+                           (kind, name, game_id, seat))
 
     def set_status(self, game_id: str, status: str, error: str = "") -> None:
         with self._tx() as db:

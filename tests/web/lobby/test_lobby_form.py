@@ -7,7 +7,17 @@ import pytest
 
 from arena.game import Rules
 from arena.game.rules import option_kinds
-from arena.web.lobby.form import MARK, PREFIX, FormError, controls, options_from_controls, per_move
+from arena.web.lobby.form import (
+    GROUPS,
+    MARK,
+    PREFIX,
+    WORDS,
+    FormError,
+    controls,
+    grouped,
+    options_from_controls,
+    per_move,
+)
 
 
 def _posted(preset: str) -> dict[str, list[str]]:
@@ -27,10 +37,25 @@ def _posted(preset: str) -> dict[str, list[str]]:
 @pytest.mark.parametrize("preset", Rules.presets())
 def test_every_option_has_a_control_at_the_presets_value(preset: str) -> None:
     cs = controls(preset)
-    assert [c.name for c in cs] == list(Rules.option_names()) == [k.name for k in option_kinds()]
+    assert sorted(c.name for c in cs) == sorted(Rules.option_names()) == sorted(k.name for k in option_kinds())
     text = Rules.preset(preset).options_text()
     assert all(c.value == text[c.name] for c in cs)
     assert options_from_controls(preset, _posted(preset)) == {}  # untouched: nothing changes
+
+
+def test_every_option_is_in_plain_words_with_a_help_in_a_group() -> None:
+    """A new engine option fails here until it is given words: the form never
+    shows an option by its code name (`hidden_talon_on_100`) alone."""
+    assert set(WORDS) == set(Rules.option_names())
+    for name, (group, label, help_) in WORDS.items():
+        assert group in GROUPS and label and help_, name
+        assert "_" not in label and label != name, name
+    groups = grouped("finnish")
+    assert [g for g, _ in groups] == list(GROUPS) and all(cs for _, cs in groups)
+    shown = {c.name: c for _, cs in groups for c in cs}
+    assert shown["hidden_talon_on_100"].label == "Talon unseen at 100"
+    assert shown["bomb"].group == "Bidding" and shown["bomb"].value == "finnish"
+    assert [c.name for _, cs in groups for c in cs] == [c.name for c in controls("finnish")]
 
 
 def test_changed_controls_are_the_options_and_the_engine_accepts_them() -> None:
