@@ -389,3 +389,38 @@ def past_the_limit(server: Server, writes: int) -> None:
     # Reading goes on: the table is not a write.
     status, _, _ = call(f"{server.url}/api/ladder/table.json")
     assert status == 200
+
+
+def test_a_bots_eye_view_is_its_owners_only(server: Server, alicebot: tuple[Path, Path, str]) -> None:
+    """The bot's-eye view of a decision of the validation match: alice's
+    bot (seat 0) to alice; refused to bob and to anyone not signed in, and
+    the other seats' decisions refused to alice (their bots are not hers)."""
+    _, text, _ = call(f"{server.url}/api/ladder/table.json")
+    sid = next(r for r in json.loads(text)["rows"] if r["bot"] == "alicebot")["id"]
+    alice, _ = signed_in(server, "alice")
+    _, page, _ = call(f"{server.url}/ladder/submission/{sid}", opener=alice)
+    found = re.search(r'href="/ladder/log/([^/"]+)/0" id="validation-log"', page)
+    assert found
+    match_id = found.group(1)
+    status, text, _ = call(f"{server.url}/api/ladder/match/{match_id}/0.json", opener=alice)
+    assert status == 200, text
+    acts = [s["a"] for s in json.loads(text)["steps"] if s["a"]]
+    own = next(a["n"] for a in acts if a["seat"] == 0)
+    other = next(a for a in acts if a["seat"] != 0)
+    url = f"{server.url}/api/ladder/match/{match_id}/0/decision/{own}.json"
+    status, text, _ = call(url, opener=alice)
+    assert status == 200, text
+    data = json.loads(text)
+    assert data["observation"]["seat"] == 0 and data["seq"] is not None
+    assert data["lines"] is not None and data["log_note"] == ""  # the validation log, with its marks
+    bob, _ = signed_in(server, "bob")
+    for opener in (bob, None):
+        status, text, _ = call(url, opener=opener)
+        assert status == 403 and "owner" in text and '"observation"' not in text
+    status, text, _ = call(f"{server.url}/api/ladder/match/{match_id}/{other['seat']}/decision/"
+                           f"{other['n']}.json", opener=alice)
+    assert status == 403 and '"observation"' not in text
+    # Her own seat at another seat's decision: no such decision of hers.
+    status, text, _ = call(f"{server.url}/api/ladder/match/{match_id}/0/decision/{other['n']}.json",
+                           opener=alice)
+    assert status == 404 and '"observation"' not in text

@@ -17,6 +17,9 @@
                                           is the tar.gz or zip) -> 201 {id, state, url}
     GET  /api/ladder/submissions/{id}     its state (JSON); the reason for its owner
     GET  /api/ladder/match/{id}/{view}.json ... the player's data, as for tournaments
+    GET  /api/ladder/match/{id}/{seat}/decision/{n}.json   the bot's-eye view of a
+                                          decision of that seat: its bot's owner and the
+                                          organisers only (signed in), like its log
 
 Refusals are HTTP errors with one line (an error page, or plain text under
 /api/): 401 without a valid token or session, 403 for another author's
@@ -41,12 +44,19 @@ from starlette.routing import BaseRoute, Route
 from arena.ladder.errors import Refused
 from arena.ladder.intake import Intake
 from arena.ladder.store import MatchRow, Store, Submission
-from arena.web.app import Web, environment, inline_json
+from arena.referee.botseye import DecisionError
+from arena.web.app import Web, environment, file_names, inline_json
 from arena.web.guard import read_body
 from arena.web.ladder import views
 from arena.web.ladder.auth import Auth
 from arena.web.memo import VersionMemo
-from arena.web.replays import player_deals_json, player_json, player_start_json, seats_of
+from arena.web.replays import (
+    decision_json,
+    player_deals_json,
+    player_json,
+    player_start_json,
+    seats_of,
+)
 from arena.web.sources import MATCH_ID, Catalog
 
 FORM_LIMIT = 8192
@@ -257,6 +267,9 @@ def ladder_routes(ladder: Ladder) -> list[BaseRoute]:
             seats=seats, viewer=viewer, match_id=row.match_id,
             data_url=f"/api/ladder/match/{mid}/{{view}}/start.json",
             deals_url=f"/api/ladder/match/{mid}/{{view}}/deals/{{deal}}.json",
+            # Signed in: the bot's-eye view of the seats it owns (the rest answer 403).
+            decision_url=f"/api/ladder/match/{mid}/{{view}}/decision/{{n}}.json"
+            if auth.viewer(request).user is not None else "",
             inline={"all" if viewer is None else str(viewer):
                     inline_json(player_start_json(path, viewer))})
 
@@ -278,6 +291,29 @@ def ladder_routes(ladder: Ladder) -> list[BaseRoute]:
             raise HTTPException(404, f"no player data {part[:20]!r}")
         else:
             data = player_json(path, viewer)
+        return Response(data, media_type="application/json")
+
+    def decision_data(request: Request) -> Response:
+        """A seat's decision as its bot met it (referee/botseye.py): for
+        whom its log is, when its replay may be read."""
+        row = ladder.match_or_404(request.path_params["id"])
+        viewer = auth.viewer(request, api=True)
+        path = ladder.readable(row, viewer)
+        seat = int(request.path_params["seat"])
+        if not 0 <= seat < len(row.seats):
+            raise HTTPException(404, f"match {row.match_id} has no seat {seat}")
+        sub = store.submission(row.seats[seat])
+        if sub is None or not viewer.owns(sub):
+            raise HTTPException(403, f"seat {seat} of match {row.match_id}: a bot's-eye view is "
+                                "shown to its bot's owner and the organisers only (sign in)")
+        try:
+            log: Path | None = ladder.seat_log(row, seat, viewer)
+        except HTTPException:
+            log = None  # no log kept: the view without its lines
+        try:
+            data = decision_json(path, seat, int(request.path_params["n"]), log)
+        except DecisionError as exc:
+            raise HTTPException(404, file_names(str(exc))) from None
         return Response(data, media_type="application/json")
 
     def log_page(request: Request) -> Response:
@@ -370,6 +406,7 @@ def ladder_routes(ladder: Ladder) -> list[BaseRoute]:
         Route("/api/ladder/submissions", submit_api, methods=["POST"]),
         Route("/api/ladder/submissions/{id}", submission_api),
         Route("/api/ladder/match/{id}/{view}.json", match_data),
+        Route("/api/ladder/match/{id}/{seat:int}/decision/{n:int}.json", decision_data),
         Route("/api/ladder/match/{id}/{view}/{part}.json", match_data),
         Route("/api/ladder/match/{id}/{view}/deals/{deal:int}.json", match_data),
     ]
