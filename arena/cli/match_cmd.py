@@ -70,6 +70,9 @@ def play(
         "--port", min=0, max=65535, help="port of those pages (0: any free one)")] = 0,
     open_page: Annotated[bool, typer.Option(
         "--open/--no-open", help="open a person's page in the browser, where there is one")] = True,
+    rematch: Annotated[bool, typer.Option(
+        "--rematch", help="at the match's end a person's page offers a rematch (same options, "
+        "new cards); the server waits --grace seconds for one")] = False,
 ) -> None:
     """Run one match between bots and print the deal-by-deal summary and the result."""
     from arena.cli.safelog import escape_controls
@@ -108,7 +111,8 @@ def play(
         # (`--port 8000` served nothing; the seat meant for a person was a typo).
         given = [name for name, value, default in (
             ("--human-time", human_time, 60.0), ("--human-bank", human_bank, 120.0),
-            ("--grace", grace, 60.0), ("--host", host, "127.0.0.1"), ("--port", port, 0))
+            ("--grace", grace, 60.0), ("--host", host, "127.0.0.1"), ("--port", port, 0),
+            ("--rematch", rematch, False))
             if value != default]
         if given:
             raise _fail(f"{given[0]}: an option of a person's seat, and no seat is `human` "
@@ -174,7 +178,7 @@ def play(
         human_tc = TimeControl(per_move=human_time, bank=human_bank, increment=0.0)
 
         def match(s: MatchSpec) -> Awaitable[MatchResult]:
-            return play_people(s, people, host, port, human_tc, grace, open_page)
+            return play_people(s, people, host, port, human_tc, grace, open_page, rematch)
     stop = OneMatchStop()
     done: list[MatchResult] = []
     try:

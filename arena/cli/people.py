@@ -56,8 +56,11 @@ def can_open_browser() -> bool:
 
 
 async def play_people(spec: MatchSpec, people: dict[int, str], host: str, port: int,
-                      time_control: TimeControl, grace: float, open_page: bool) -> MatchResult:
-    from arena.web.human.play import play_with_people
+                      time_control: TimeControl, grace: float, open_page: bool,
+                      rematch: bool = False) -> MatchResult:
+    from arena.cli.safelog import escape_controls
+    from arena.referee.transcript import result_lines
+    from arena.web.human.play import play_with_people, rematch_spec
 
     tell_seat_events()
 
@@ -70,8 +73,19 @@ async def play_people(spec: MatchSpec, people: dict[int, str], host: str, port: 
         if open_page and len(links) == 1 and can_open_browser():
             webbrowser.open(links[0][1])
 
+    played = [0]
+
+    def result(done: MatchResult) -> None:
+        # A match followed by a rematch: its result now, as the last one's
+        # will be (`arena play` prints that one); then how to repeat the next.
+        for line in result_lines(done):
+            typer.echo(escape_controls(line))
+        played[0] += 1
+        typer.echo(f"rematch {played[0]}: --seed {rematch_spec(spec, played[0]).seed} "
+                   "(with the same --key) deals its cards")
+
     return await play_with_people(spec, people, host=host, port=port, time_control=time_control,
-                                  grace=grace, on_ready=ready)
+                                  grace=grace, on_ready=ready, rematch=rematch, on_result=result)
 
 
 def lobby_routes(bots: Sequence[Path], data: Path, sandbox: str, grace: float, human_time: float,

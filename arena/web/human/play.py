@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import hashlib
+import hmac
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -22,7 +24,7 @@ from starlette.exceptions import HTTPException
 
 from arena.referee.hosted import hosted_bot, register_host, unregister_host
 from arena.referee.spec import MatchResult, MatchSpec, TimeControl
-from arena.web.human.routes import Tables, http_error, human_routes
+from arena.web.human.routes import RematchRefused, Tables, http_error, human_routes
 from arena.web.human.seat import GRACE, HumanSeat
 from arena.web.human.serving import Serving
 
@@ -63,18 +65,72 @@ async def linger(seats: Sequence[HumanSeat], patience: float = LINGER) -> None:
         await asyncio.sleep(0.05)
 
 
+def rematch_spec(spec: MatchSpec, number: int) -> MatchSpec:
+    """Rematch `number` (1, 2, ...) of `spec`: the same options, bots and
+    clocks, new cards. Its seed is an HMAC of the first match's seed under
+    the match's secret key (so the same --seed and --key repeat the rematches
+    too, and nobody without the key learns a deal seed from another); its
+    replay goes beside the first's, `NAME-rematchN.jsonl`."""
+    digest = hmac.new(spec.key.encode(), f"rematch {spec.seed} {number}".encode(), hashlib.sha256).digest()
+    replay = ""
+    if spec.replay_path:
+        first = Path(spec.replay_path)
+        replay = str(first.with_name(f"{first.stem}-rematch{number}{first.suffix}"))
+    return dataclasses.replace(spec, match_id=f"{spec.match_id}-rematch{number}",
+                               seed=int.from_bytes(digest[:8], "big") >> 1, replay_path=replay)
+
+
+class _Rematches:
+    """After a match, the people's pages may ask for a rematch (`ask`), each
+    from the browser that held its seat; the first ask makes the next match's
+    seats, and each asker is seated in its own seat of it at once."""
+
+    def __init__(self, people: Mapping[int, str], grace: float) -> None:
+        self.people = people
+        self.grace = grace
+        self.seats = self.new_seats()
+        self.previous: list[HumanSeat] = []     # the match that just ended
+        self.next: list[HumanSeat] | None = None
+        self.asked = asyncio.Event()
+        self.open = False                       # a match has ended and a rematch may be asked
+
+    def new_seats(self) -> list[HumanSeat]:
+        return [HumanSeat(seat=i, name=name, grace=self.grace) for i, name in sorted(self.people.items())]
+
+    def ask(self, _game: str, seat: int, session: str | None) -> tuple[HumanSeat, str] | None:
+        before = next((s for s in self.previous if s.seat == seat), None)
+        if before is None or not before.admits(session):
+            return None
+        if not self.open:
+            raise RematchRefused("no rematch can be asked now: the next match has begun, or the server is stopping")
+        if self.next is None:
+            self.next = self.new_seats()
+            self.asked.set()
+        mine = next(s for s in self.next if s.seat == seat)
+        if mine.joined:
+            raise RematchRefused(f"seat {seat} of the rematch is taken already")
+        got = mine.use_join(mine.join_secret, "rematch")
+        assert got is not None
+        return mine, got
+
+
 async def play_with_people(
     spec: MatchSpec, people: Mapping[int, str], *, host: str = "127.0.0.1", port: int = 0,
     time_control: TimeControl = HUMAN_TIME, grace: float = GRACE,
     on_ready: Callable[[list[tuple[HumanSeat, str]]], None] | None = None,
+    rematch: bool = False, on_result: Callable[[MatchResult], None] | None = None,
 ) -> MatchResult:
-    """Serve the human seats, wait for the people, play the match."""
+    """Serve the human seats, wait for the people, play the match. With
+    `rematch`, the end of the match offers its people a rematch (rematch_spec):
+    the server waits `grace` seconds for one to be asked, and plays it when its
+    people are seated; each match's result but the last goes to `on_result`
+    as the next begins, the last is returned."""
     from arena.referee.match import build_rules, play_match
 
     build_rules(spec)  # a bad choice of rules fails before anyone is asked to join
-    seats = [HumanSeat(seat=i, name=name, grace=grace) for i, name in sorted(people.items())]
+    table = _Rematches(people, grace)
     tables = Tables()
-    tables.add("play", seats)
+    tables.add("play", table.seats)
     from starlette.routing import Mount
     from starlette.staticfiles import StaticFiles
 
@@ -85,19 +141,41 @@ async def play_with_people(
              "(`arena replay show FILE`; `arena serve FILE` opens it in the player)."
              if spec.replay_path else
              "No replay was kept: `arena play human ... --replay FILE` keeps one.")
-    app = Starlette(routes=[*human_routes(tables, title=lambda _g: f"match {spec.match_id}", after=after),
+    if rematch and spec.replay_path:
+        after += f" A rematch's is beside it: {Path(spec.replay_path).stem}-rematch1{Path(spec.replay_path).suffix}, ..."
+    app = Starlette(routes=[*human_routes(tables, title=lambda _g: f"match {spec.match_id}", after=after,
+                                          rematch=table.ask if rematch else None),
                             Mount("/static", StaticFiles(directory=STATIC_DIR), name="static")],
                     exception_handlers={HTTPException: http_error})
     loop = asyncio.get_running_loop()
-    keys = {s.seat: register_host(s.play, loop) for s in seats}
-    try:
-        async with Serving(app, host, port) as serving:
-            if on_ready is not None:
-                on_ready([(s, f"{serving.url}/join/{s.join_secret}") for s in seats])
-            await wait_seated(seats)
-            result = await play_match(human_spec(spec, seats, keys, time_control))
-            await linger(seats)
-            return result
-    finally:
-        for key in keys.values():
-            unregister_host(key)
+    async with Serving(app, host, port) as serving:
+        number = 0
+        while True:
+            seats = table.seats
+            keys = {s.seat: register_host(s.play, loop) for s in seats}
+            try:
+                if on_ready is not None:
+                    on_ready([(s, f"{serving.url}/join/{s.join_secret}") for s in seats])
+                await wait_seated(seats)
+                this = spec if number == 0 else rematch_spec(spec, number)
+                result = await play_match(human_spec(this, seats, keys, time_control))
+                await linger(seats)
+            finally:
+                for key in keys.values():
+                    unregister_host(key)
+            if not rematch:
+                return result
+            table.previous, table.next, table.open = seats, None, True
+            table.asked.clear()
+            try:
+                await asyncio.wait_for(table.asked.wait(), timeout=grace)
+            except TimeoutError:
+                return result
+            finally:
+                table.open = False
+            assert table.next is not None
+            if on_result is not None:
+                on_result(result)
+            number += 1
+            table.seats = table.next
+            tables.add("play", table.seats)

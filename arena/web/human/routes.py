@@ -29,6 +29,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from arena.web.guard import same_origin
 from arena.web.human.seat import REFUSED_LIMIT, HumanSeat
 
 log = logging.getLogger("arena.web.human")
@@ -36,6 +37,16 @@ log = logging.getLogger("arena.web.human")
 HERE = Path(__file__).parent
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
 MESSAGE_LIMIT = 4096          # bytes of one message from a page
+
+
+class RematchRefused(ValueError):
+    """A rematch the seat's person may not have now; says why."""
+
+
+# Asked by a seat's page at the end of its match: (game, seat, the seat's
+# cookie) -> the seat of the rematch and its session, None when the cookie
+# is not the seat's; RematchRefused when there is no rematch to have.
+Rematch = Callable[[str, int, str | None], tuple[HumanSeat, str] | None]
 
 
 class Tables:
@@ -87,7 +98,7 @@ def _peer(conn: Request | WebSocket) -> str:
 
 def human_routes(tables: Tables, title: Callable[[str], str] | None = None,
                  links: Callable[[str], list[tuple[str, str]]] | None = None,
-                 after: str = "") -> list[BaseRoute]:
+                 after: str = "", rematch: Rematch | None = None) -> list[BaseRoute]:
     """The routes of human seats over `tables`; `title(game)` names a game on its
     page; `links(game)` are the (label, URL) pairs its result shows (the game's
     page, the replay), else the line `after` says where the replay went."""
@@ -129,7 +140,28 @@ def human_routes(tables: Tables, title: Callable[[str], str] | None = None,
             "title": title(game) if title else game,
             "socket": seat_path(game, seat.seat) + "/socket",
             "links": json.dumps(links(game) if links else []), "after": after,
+            "rematch": seat_path(game, seat.seat) + "/rematch" if rematch else "",
         })
+
+    async def again(request: Request) -> Response:
+        """A rematch from the end-of-match panel: only from this site's page
+        and the browser that held the seat; to the seat's page of the rematch."""
+        game, seat_number = str(request.path_params["game"]), int(request.path_params["seat"])
+        if not same_origin(request):
+            log.warning("seat %d of %s: refused a rematch posted from another site", seat_number, game)
+            return error_page(request, 403, "A rematch is asked from the seat's own page, not another site.")
+        assert rematch is not None
+        try:
+            got = rematch(game, seat_number, request.cookies.get(cookie_name(game, seat_number)))
+        except RematchRefused as exc:
+            return error_page(request, 409, f"No rematch: {exc}.")
+        if got is None:
+            log.warning("seat %d of %s: refused a rematch without the seat's cookie (from %s)",
+                        seat_number, game, _peer(request))
+            return error_page(request, 403, "Only the browser that held this seat may ask for its rematch.")
+        new_seat, session = got
+        log.info("seat %d (%s): asked for a rematch", new_seat.seat, new_seat.name)
+        return seated_response(game, new_seat, session, new_seat.join_secret)
 
     async def socket(ws: WebSocket) -> None:
         game, seat = find(ws)
@@ -159,6 +191,7 @@ def human_routes(tables: Tables, title: Callable[[str], str] | None = None,
         Route("/join/{secret}", join),
         Route("/game/{game}/seat/{seat:int}", page),
         WebSocketRoute("/game/{game}/seat/{seat:int}/socket", socket),
+        *([Route("/game/{game}/seat/{seat:int}/rematch", again, methods=["POST"])] if rematch else []),
         Mount("/human/static", StaticFiles(directory=str(HERE / "static")), name="human-static"),
     ]
 

@@ -262,6 +262,14 @@ function renderResult() {
   } else if (page.dataset.after) {
     const after = document.createElement("p"); after.className = "muted"; after.textContent = page.dataset.after; box.append(after);
   }
+  if (page.dataset.rematch) {  // arena play human --rematch: the same options, new cards
+    const form = document.createElement("form");
+    form.method = "post"; form.action = page.dataset.rematch; form.id = "rematch-form";
+    const go = document.createElement("button"); go.type = "submit"; go.id = "rematch"; go.textContent = "Rematch";
+    const why = document.createElement("span"); why.className = "muted";
+    why.textContent = " the same options and seats, new cards";
+    form.append(go, why); box.append(form);
+  }
 }
 
 function renderDealEnd() {
