@@ -69,6 +69,15 @@ def test_a_visitor_sits_at_an_open_table_and_the_form_speaks_plainly(
             heights = visitor.locator("main button").evaluate_all(
                 "bs => bs.map(b => b.getBoundingClientRect().height)")
             assert heights and min(heights) >= 44, heights
+    # The game's page offers the open seat too; it fits a phone.
+    visitor.goto(f"{base}/lobby/game/{game}")
+    assert visitor.locator("form.sit button").evaluate_all("bs => bs.map(b => b.dataset.seat)") == ["1"]
+    assert visitor.locator("#links").count() == 0  # the join links are the creator's only
+    visitor.screenshot(path=str(SHOTS / "lobby-game-open-seat-390.png"), full_page=True)
+    assert visitor.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    # Its replay (all the cards) is not served before the game is over.
+    assert visitor.request.get(f"{base}/lobby/game/{game}/replay.jsonl").status == 404
+    visitor.goto(f"{base}/lobby")
     buttons = visitor.locator(f'#open-tables li[data-game="{game}"] button')
     assert buttons.evaluate_all("bs => bs.map(b => b.dataset.seat)") == ["1"]  # ann's seat is by link
     visitor.fill(f'#open-tables li[data-game="{game}"] input[name=name]', "bea")
