@@ -57,7 +57,7 @@ def play(
     transport: Annotated[
         str, typer.Option("--transport", help="unix (socket file) | tcp (127.0.0.1)")] = "unix",
     logs: Annotated[
-        Path | None, typer.Option("--logs", help="keep the bots' logs in this folder")] = None,
+        Path | None, typer.Option("--logs", help="keep the bots' logs in this folder, each with its decision marks")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
     human_time: Annotated[float, typer.Option(
         "--human-time", help="a person's seconds per decision (plus --human-bank)")] = 60.0,

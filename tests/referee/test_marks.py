@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
+from clihelp import cli
 from testbots import fault_bot_copy
 
 from arena.referee import MatchSpec, TimeControl, run_match
@@ -101,3 +102,22 @@ def test_marks_follow_the_requests_not_the_bots_text(tmp_path: Path) -> None:
         assert view["reply"] == replay.actions[last.n]["action"]
         with pytest.raises(DecisionError):  # another seat's decision is not this seat's view
             decision_view(replay, seat, rec_marks.decisions[0].n, marks, log)
+
+
+@pytest.mark.slow
+def test_arena_play_logs_keeps_each_seats_marks(tmp_path: Path) -> None:
+    """`arena play --logs DIR` as a user runs it: each seat's log with its
+    marks beside it, each decision's lines its own."""
+    bot = fault_bot_copy("chatty", tmp_path)
+    logs = tmp_path / "logs"
+    done = cli("play", bot, bot, bot, "--sandbox", "process", "--option", "max_deals=1",
+               "--logs", logs, "--replay", tmp_path / "m.jsonl", "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    kept = sorted(logs.glob("*.log"))
+    assert len(kept) == 3
+    for path in kept:
+        marks = read_marks(marks_path(path))
+        data = path.read_bytes()
+        assert marks.decisions
+        for i, mark in enumerate(marks.decisions):
+            assert SEQ.findall(lines_of(data, marks, i).text) == [str(mark.seq).encode()]
