@@ -36,11 +36,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from arena.tournament import coordinator, honest
-from arena.tournament.config import load_config
-from arena.tournament.dask_executor import DaskExecutor
-from arena.tournament.executors import Executor, LocalPool
-from arena.tournament.registry import bot_spec
+from arena.tournament.executors import honest
+from arena.tournament.executors.dask_executor import DaskExecutor
+from arena.tournament.executors.local import Executor, LocalPool
+from arena.tournament.plan.config import load_config
+from arena.tournament.plan.registry import bot_spec
+from arena.tournament.run import coordinator
 from arena.tournament.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]

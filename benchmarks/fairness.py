@@ -5,7 +5,7 @@
 
 The benchmark process (and so the referee, the bots and their containers,
 arena.sandbox.docker_level) is pinned to one core, as a tournament's CPU
-slots pin a match (arena/tournament/cpus.py). At every level present, in
+slots pin a match (arena/tournament/executors/cpus.py). At every level present, in
 the same run:
 
 1. **Victim**: a bot that spends a calibrated `--cost-ms` of CPU on every

@@ -2,8 +2,8 @@
 often it is wrong.
 
 In-process (the rules engine directly, no gRPC, no bot processes), with the
-gauntlet's own planning, scoring and test (arena.tournament.gauntlet,
-arena.tournament.sprt): the test's behaviour does not depend on transport,
+gauntlet's own planning, scoring and test (arena.tournament.gauntlet.sets,
+arena.tournament.stop.sprt): the test's behaviour does not depend on transport,
 and thousands of games are affordable. Bots: the greedy sample policy,
 weakened by a chance `eps` of a uniformly random legal move; each seat's
 coins are seeded by the deal, the seat and the seat order.
@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from rating_quality import play
 
 from arena.game import Rules
-from arena.tournament import sprt
-from arena.tournament.gauntlet import Settings, judge, match_score, plan_set
+from arena.tournament.gauntlet.sets import Settings, judge, match_score, plan_set
+from arena.tournament.stop import sprt
 
 
 def settings(seed: int, elo1: float) -> Settings:

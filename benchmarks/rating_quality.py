@@ -10,11 +10,11 @@ of playing a uniformly random legal action (eps = 0 is greedy). True order:
 lower eps is stronger. Default eps 0, 0.05, 0.10, 0.15: close bots (the
 gauntlet benchmark puts greedy about 90 Elo above eps 0.05).
 
-* duplicate, fixed: the tournament's schedule (arena.tournament.schedule.plan):
+* duplicate, fixed: the tournament's schedule (arena.tournament.plan.schedule.plan):
   every table in all 6 seat orders on one deal seed, per duplicate set.
 * random seating: the same number of games per set, each a random three
   of the bots in a random seat order on a deal of its own.
-* duplicate, adaptive: the adaptive stop (arena.tournament.adaptive, the
+* duplicate, adaptive: the adaptive stop (arena.tournament.stop.adaptive, the
   code `stop = "settled"` runs), on the same planned games as the fixed
   schedule: round r plays the tables it chooses from set r.
 
@@ -62,8 +62,9 @@ from types import ModuleType
 from typing import Any
 
 from arena.game import Rules, new_game
-from arena.tournament import adaptive, ratings
-from arena.tournament.schedule import derive_seed, plan
+from arena.tournament.plan.schedule import derive_seed, plan
+from arena.tournament.rating import ratings
+from arena.tournament.stop import adaptive
 
 ROOT = Path(__file__).resolve().parents[1]
 CHECKPOINTS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100)

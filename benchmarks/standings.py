@@ -1,5 +1,5 @@
 """The rating table's cost over a big tournament: the arena's TrueSkill
-(arena.tournament.trueskill_math) against the trueskill library's own `rate`, the
+(arena.tournament.rating.trueskill_math) against the trueskill library's own `rate`, the
 baseline, on the same results in the same run.
 
     .venv/bin/python benchmarks/standings.py [--matches 10000] [--rounds 3]
@@ -10,7 +10,7 @@ games; `--keep` reuses one). Each round times, in turn:
 
   - the ratings of the table (the batch fit and the one-pass history):
     `ratings.rate`, and the same computed with `trueskill.TrueSkill.rate`
-    (the code before arena.tournament.trueskill_math, kept in
+    (the code before arena.tournament.rating.trueskill_math, kept in
     tests/tournament/test_skill.py as the tests' reference);
   - the bootstrap rank intervals: 200 resamples at once
     (`ratings.bootstrap_rank_intervals`), and `--library-samples`
@@ -43,9 +43,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arena.tournament import ratings, standings  # noqa: E402
-from arena.tournament.config import load_config  # noqa: E402
-from arena.tournament.coordinator import plan_field, rated_matches  # noqa: E402
+from arena.tournament.plan.config import load_config  # noqa: E402
+from arena.tournament.rating import ratings  # noqa: E402
+from arena.tournament.results import standings  # noqa: E402
+from arena.tournament.run.coordinator import plan_field, rated_matches  # noqa: E402
 from arena.tournament.store import Store  # noqa: E402
 
 

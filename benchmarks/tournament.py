@@ -7,7 +7,7 @@ matches of one set share its deals and are played one at a time) is
 played by the local pool with 1 and 2 workers and by a Dask LocalCluster
 with 2 workers; the scaling ratio is 2-worker rate / 1-worker rate (goal
 >= 1.7 on 2 free cores). Two workers run on CPU slots, as a tournament
-does by default (arena.tournament.cpus: each match on its own core); the
+does by default (arena.tournament.executors.cpus: each match on its own core); the
 local pool with 2 workers and no slots is measured too, to show what the
 slots are worth.
 
@@ -32,10 +32,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from arena.tournament import coordinator
-from arena.tournament.config import load_config
-from arena.tournament.dask_executor import DaskExecutor
-from arena.tournament.executors import Executor, LocalPool
+from arena.tournament.executors.dask_executor import DaskExecutor
+from arena.tournament.executors.local import Executor, LocalPool
+from arena.tournament.plan.config import load_config
+from arena.tournament.run import coordinator
 from arena.tournament.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,7 +81,7 @@ def measure(folder: Path, factory: Callable[[], Executor]) -> tuple[int, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     # The six seat orders of a set share its deals, and no two matches on the
-    # same deals are played at once (arena/tournament/deal_gate.py): two
+    # same deals are played at once (arena/tournament/executors/deal_gate.py): two
     # workers need two sets to run side by side.
     parser.add_argument("--sets", type=int, default=2,
                         help="duplicate sets (6 matches each, one at a time per set)")

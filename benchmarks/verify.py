@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from arena.referee.replay import read_replay, replay_game  # noqa: E402
-from arena.tournament import bundle_format as fmt  # noqa: E402
+from arena.tournament.results import bundle_format as fmt  # noqa: E402
 from arena.verify.run import lines  # noqa: E402
 
 ARENA = [str(Path(sys.executable).with_name("arena"))]

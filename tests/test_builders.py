@@ -7,7 +7,7 @@ from pathlib import Path
 
 from builders import bot_toml, tournament_toml
 
-from arena.tournament.config import load_config
+from arena.tournament.plan.config import load_config
 
 
 def test_bot_toml_reads_back_as_written(tmp_path: Path) -> None:

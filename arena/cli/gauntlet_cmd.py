@@ -1,5 +1,5 @@
 """`arena gauntlet BOT --against BOT...`: is BOT stronger? Duplicate sets
-until a sequential test decides (arena/tournament/gauntlet.py, sprt.py)."""
+until a sequential test decides (arena/tournament/gauntlet/sets.py, sprt.py)."""
 
 from __future__ import annotations
 

@@ -39,7 +39,7 @@ def _table(folder: Path, reveal: bool = False) -> tuple[Table, int]:
 
 def _mark_published(folder: Path, last_bot_id: int) -> None:
     """The seed is out (a file to show it is open): versions registered from
-    here on may know it (arena/tournament/secrecy.py). Marked then, never
+    here on may know it (arena/tournament/plan/secrecy.py). Marked then, never
     before: a publish that cannot open its first file (a bad --out) shows
     the seed to no one and changes nothing stored."""
     from arena.tournament import Store, StoreError, load_config, mark_revealed
@@ -137,7 +137,7 @@ def publish(
 
 
 def _write_bundle(folder: Path, table: Table, target: Path) -> None:
-    """The results bundle beside the four files (arena/tournament/bundle.py)."""
+    """The results bundle beside the four files (arena/tournament/results/bundle.py)."""
     from arena.tournament import Store, StoreError, bundle_format, load_config, to_json
     from arena.tournament import write_bundle as write
 

@@ -182,7 +182,7 @@ def run(
     try:
         if not config.store_path.exists():
             check_field(config, None)  # before the store exists: a bad field stores nothing
-        # One run per folder, held before the store is opened (arena/tournament/runlock.py).
+        # One run per folder, held before the store is opened (arena/tournament/run/runlock.py).
         with signals, exclusive_run(config.root), Store(config.store_path) as store:
             summary = run_tournament(config, store, signals.executor, on_progress)
             signals.check()  # lost in a finalizer (see on_progress), after the last match

@@ -9,7 +9,7 @@ the top N of the frozen table, one bot per author (two of one author at a
 table could collude, as in the season), every triple of them in all six
 seat orders (`schedule = "all_triples"`), rated with tau = 0 by the
 tournament's batch fit, its seed committed to before the first match and
-revealed when the last is played (arena/tournament/secrecy.py), published
+revealed when the last is played (arena/tournament/plan/secrecy.py), published
 with the results bundle `arena verify` re-checks. Its seed is a one-way
 function of the ladder's secret seed, so the organiser need keep nothing
 else, and nobody can work one out from the other.

@@ -10,7 +10,7 @@ those the replay and the result record.
 Two readers: `arena verify` (a published bundle's every replay,
 arena/verify/replays.py) and the Dask coordinator (every result a worker
 of another machine sends back, before it is stored:
-arena/tournament/honest.py). Both ask the same questions with this code.
+arena/tournament/executors/honest.py). Both ask the same questions with this code.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A bot folder as one tar.gz in memory, and back: what `arena submit`
 uploads to a ladder and what a Dask coordinator ships to workers of other
-machines (arena/tournament/cluster.py), each as its content hash counts
+machines (arena/tournament/executors/cluster.py), each as its content hash counts
 the bot's files (botfile.bot_files).
 """
 

@@ -329,7 +329,7 @@ def _pauser(container: Any, pid: int | None) -> freezer.Pauser:
 
 def _cpuset() -> str | None:
     """The CPUs the calling thread may use, as a cpuset, when they are not
-    all of the machine's: a match pinned to a CPU slot (arena.tournament.cpus)
+    all of the machine's: a match pinned to a CPU slot (arena.tournament.executors.cpus)
     starts its containers there too, as it starts its processes there. The
     daemon starts containers, so they would not inherit the affinity."""
     try:

@@ -7,16 +7,23 @@ names from here, not from its modules. Names load on first use (PEP 562,
 as arena.game does), so `arena tournament status` does not import the
 ratings (numpy) or an executor it does not need.
 
-The modules: config.py (tournament.toml), schedule.py (duplicate sets and
-their seeds), registry.py (the bots and their versions), coordinator.py
-(a run: plan, play, record), playing.py (what a run and a gauntlet
-run share around their executor: Ctrl-C, closing), executors.py / worker.py / dask_executor.py /
-deal_gate.py (where matches are played), store.py (the SQLite results),
-ratings.py / trueskill_math.py / standings.py (the rating table), publish.py
-and bundle.py (the published table and its results bundle),
-secrecy.py (the seed commitment), gauntlet.py / gauntlet_run.py / sprt.py /
-adaptive.py (gauntlets and stopping rules), errors.py (TournamentError,
-the base of every refusal).
+Beside errors.py (TournamentError, the base of every refusal) and store.py
+(the SQLite results, which every part reads or writes), the subpackages:
+
+    plan/       what a tournament is: config, match settings, schedule and seeds,
+                registry of bots, seed commitment (secrecy), fingerprint
+    executors/  where matches are played: worker (the Executor protocol), local
+                pool, Dask (dask_executor, cluster, honest), deal_gate, cpus
+    stop/       when to stop: adaptive (a tournament's "settled"), sprt (a gauntlet's)
+    rating/     ratings (TrueSkill over duplicate results), trueskill_math
+    run/        a tournament run (coordinator), what runs share around their
+                executor (playing), progress, one run per folder (runlock)
+    gauntlet/   a gauntlet's sets and verdict (sets), how it is played (run)
+    results/    the rating table (standings), publish, the results bundle
+                (bundle, bundle_format), read-only match queries (browse)
+
+A few modules are exported whole, for callers that use many of their names:
+browse, bundle_format, publish, gauntlet_run.
 """
 
 from __future__ import annotations
@@ -25,24 +32,34 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from arena.tournament.browse import (
-        MatchFilter,
+    from arena.tournament.errors import (
+        TournamentError,
     )
-    from arena.tournament.bundle import (
-        foreign_entry as foreign_bundle_entry,
-    )
-    from arena.tournament.bundle import (
-        write as write_bundle,
-    )
-    from arena.tournament.cluster import (
+    from arena.tournament.executors.cluster import (
         CertsError,
         make_certs,
         run_worker,
     )
-    from arena.tournament.cluster import (
+    from arena.tournament.executors.cluster import (
         address_problem as scheduler_problem,
     )
-    from arena.tournament.config import (
+    from arena.tournament.executors.cpus import pin_process, server_split
+    from arena.tournament.executors.local import (
+        Executor,
+        ExecutorError,
+        LocalPool,
+        Outcome,
+        make_executor,
+    )
+    from arena.tournament.gauntlet import run as gauntlet_run
+    from arena.tournament.gauntlet.sets import (
+        GauntletError,
+        Verdict,
+    )
+    from arena.tournament.gauntlet.sets import (
+        Settings as GauntletSettings,
+    )
+    from arena.tournament.plan.config import (
         CONFIG_NAME,
         SANDBOXES,
         STOPS,
@@ -58,101 +75,93 @@ if TYPE_CHECKING:
         seed_warning,
         toml_string,
     )
-    from arena.tournament.coordinator import (
-        FieldError,
-        check_field,
-        deal_seeds,
-        not_needed,
-        plan_field,
-    )
-    from arena.tournament.coordinator import (
-        run as run_tournament,
-    )
-    from arena.tournament.cpus import pin_process, server_split
-    from arena.tournament.errors import (
-        TournamentError,
-    )
-    from arena.tournament.executors import (
-        Executor,
-        ExecutorError,
-        LocalPool,
-        Outcome,
-        make_executor,
-    )
-    from arena.tournament.fingerprint import (
+    from arena.tournament.plan.fingerprint import (
         FingerprintError,
     )
-    from arena.tournament.fingerprint import (
+    from arena.tournament.plan.fingerprint import (
         verify as verify_fingerprint,
     )
-    from arena.tournament.gauntlet import (
-        GauntletError,
-        Verdict,
-    )
-    from arena.tournament.gauntlet import (
-        Settings as GauntletSettings,
-    )
-    from arena.tournament.match_settings import (
+    from arena.tournament.plan.match_settings import (
         MatchSettings,
     )
-    from arena.tournament.progress import (
-        Progress,
-    )
-    from arena.tournament.publish import (
-        publish as publish_table,
-    )
-    from arena.tournament.publish import (
-        to_json,
-        to_markdown,
-    )
-    from arena.tournament.ratings import (
-        MU as RATING_MU,
-    )
-    from arena.tournament.ratings import (
-        SIGMA as RATING_SIGMA,
-    )
-    from arena.tournament.ratings import (
-        RatedMatch,
-        Rating,
-        rate_block,
-    )
-    from arena.tournament.ratings import (
-        fit as fit_ratings,
-    )
-    from arena.tournament.registry import (
+    from arena.tournament.plan.registry import (
         RegistryError,
         add_bot,
         copy_source,
         field_names,
         recorded_names,
     )
-    from arena.tournament.runlock import (
-        RunLocked,
-        exclusive_run,
-        is_running,
-    )
-    from arena.tournament.schedule import (
+    from arena.tournament.plan.schedule import (
         SEAT_ORDERS,
         derive_seed,
         table_of,
     )
-    from arena.tournament.secrecy import (
+    from arena.tournament.plan.secrecy import (
         SeedDisclosure,
         commitment,
         mark_revealed,
         match_key,
     )
-    from arena.tournament.sprt import (
-        MIN_SETS,
-        SprtError,
-        SprtParams,
+    from arena.tournament.rating.ratings import (
+        MU as RATING_MU,
     )
-    from arena.tournament.standings import (
+    from arena.tournament.rating.ratings import (
+        SIGMA as RATING_SIGMA,
+    )
+    from arena.tournament.rating.ratings import (
+        RatedMatch,
+        Rating,
+        rate_block,
+    )
+    from arena.tournament.rating.ratings import (
+        fit as fit_ratings,
+    )
+    from arena.tournament.results import browse, bundle_format, publish
+    from arena.tournament.results.browse import (
+        MatchFilter,
+    )
+    from arena.tournament.results.bundle import (
+        foreign_entry as foreign_bundle_entry,
+    )
+    from arena.tournament.results.bundle import (
+        write as write_bundle,
+    )
+    from arena.tournament.results.publish import (
+        publish as publish_table,
+    )
+    from arena.tournament.results.publish import (
+        to_json,
+        to_markdown,
+    )
+    from arena.tournament.results.standings import (
         Table,
         compose,
     )
-    from arena.tournament.standings import (
+    from arena.tournament.results.standings import (
         build as build_table,
+    )
+    from arena.tournament.run.coordinator import (
+        FieldError,
+        check_field,
+        deal_seeds,
+        not_needed,
+        plan_field,
+    )
+    from arena.tournament.run.coordinator import (
+        run as run_tournament,
+    )
+    from arena.tournament.run.progress import (
+        Progress,
+    )
+    from arena.tournament.run.runlock import (
+        RunLocked,
+        exclusive_run,
+        is_running,
+    )
+    from arena.tournament.stop.sprt import (
+        MIN_SETS,
+        SprtError,
+        SprtParams,
     )
     from arena.tournament.store import (
         BotRow,
@@ -202,7 +211,9 @@ __all__ = [
     "TournamentError",
     "Verdict",
     "add_bot",
+    "browse",
     "build_table",
+    "bundle_format",
     "check_field",
     "check_keys",
     "commitment",
@@ -216,6 +227,7 @@ __all__ = [
     "field_names",
     "fit_ratings",
     "foreign_bundle_entry",
+    "gauntlet_run",
     "is_running",
     "load_config",
     "make_certs",
@@ -227,6 +239,7 @@ __all__ = [
     "parse_match_settings",
     "pin_process",
     "plan_field",
+    "publish",
     "publish_table",
     "rate_block",
     "read_settings",
@@ -249,92 +262,104 @@ __all__ = [
 # name -> (module, its name there)
 _HOME: dict[str, tuple[str, str]] = {
     "BotRow": ("store", "BotRow"),
-    "CONFIG_NAME": ("config", "CONFIG_NAME"),
-    "Executor": ("executors", "Executor"),
-    "ExecutorError": ("executors", "ExecutorError"),
-    "FieldError": ("coordinator", "FieldError"),
-    "FingerprintError": ("fingerprint", "FingerprintError"),
-    "GauntletError": ("gauntlet", "GauntletError"),
-    "GauntletSettings": ("gauntlet", "Settings"),
-    "LocalPool": ("executors", "LocalPool"),
-    "MIN_SETS": ("sprt", "MIN_SETS"),
-    "MatchFilter": ("browse", "MatchFilter"),
+    "CONFIG_NAME": ("plan.config", "CONFIG_NAME"),
+    "Executor": ("executors.local", "Executor"),
+    "ExecutorError": ("executors.local", "ExecutorError"),
+    "FieldError": ("run.coordinator", "FieldError"),
+    "FingerprintError": ("plan.fingerprint", "FingerprintError"),
+    "GauntletError": ("gauntlet.sets", "GauntletError"),
+    "GauntletSettings": ("gauntlet.sets", "Settings"),
+    "LocalPool": ("executors.local", "LocalPool"),
+    "MIN_SETS": ("stop.sprt", "MIN_SETS"),
+    "MatchFilter": ("results.browse", "MatchFilter"),
     "MatchRow": ("store", "MatchRow"),
-    "MatchSettings": ("match_settings", "MatchSettings"),
-    "Outcome": ("executors", "Outcome"),
-    "Progress": ("progress", "Progress"),
-    "RATING_MU": ("ratings", "MU"),
-    "RATING_SIGMA": ("ratings", "SIGMA"),
-    "RatedMatch": ("ratings", "RatedMatch"),
-    "Rating": ("ratings", "Rating"),
-    "RegistryError": ("registry", "RegistryError"),
-    "RunLocked": ("runlock", "RunLocked"),
-    "SANDBOXES": ("config", "SANDBOXES"),
-    "SEAT_ORDERS": ("schedule", "SEAT_ORDERS"),
-    "STOPS": ("config", "STOPS"),
-    "SeedDisclosure": ("secrecy", "SeedDisclosure"),
-    "SprtError": ("sprt", "SprtError"),
-    "SprtParams": ("sprt", "SprtParams"),
+    "MatchSettings": ("plan.match_settings", "MatchSettings"),
+    "Outcome": ("executors.local", "Outcome"),
+    "Progress": ("run.progress", "Progress"),
+    "RATING_MU": ("rating.ratings", "MU"),
+    "RATING_SIGMA": ("rating.ratings", "SIGMA"),
+    "RatedMatch": ("rating.ratings", "RatedMatch"),
+    "Rating": ("rating.ratings", "Rating"),
+    "RegistryError": ("plan.registry", "RegistryError"),
+    "RunLocked": ("run.runlock", "RunLocked"),
+    "SANDBOXES": ("plan.config", "SANDBOXES"),
+    "SEAT_ORDERS": ("plan.schedule", "SEAT_ORDERS"),
+    "STOPS": ("plan.config", "STOPS"),
+    "SeedDisclosure": ("plan.secrecy", "SeedDisclosure"),
+    "SprtError": ("stop.sprt", "SprtError"),
+    "SprtParams": ("stop.sprt", "SprtParams"),
     "Store": ("store", "Store"),
     "StoreError": ("store", "StoreError"),
     "StoreMissing": ("store", "StoreMissing"),
-    "Table": ("standings", "Table"),
-    "TournamentConfig": ("config", "TournamentConfig"),
-    "TournamentConfigError": ("config", "TournamentConfigError"),
+    "Table": ("results.standings", "Table"),
+    "TournamentConfig": ("plan.config", "TournamentConfig"),
+    "TournamentConfigError": ("plan.config", "TournamentConfigError"),
     "TournamentError": ("errors", "TournamentError"),
-    "Verdict": ("gauntlet", "Verdict"),
-    "add_bot": ("registry", "add_bot"),
-    "build_table": ("standings", "build"),
-    "check_field": ("coordinator", "check_field"),
-    "check_keys": ("config", "check_keys"),
-    "commitment": ("secrecy", "commitment"),
-    "compose": ("standings", "compose"),
-    "copy_source": ("registry", "copy_source"),
-    "dask_address_problem": ("config", "dask_address_problem"),
-    "scheduler_problem": ("cluster", "address_problem"),
-    "CertsError": ("cluster", "CertsError"),
-    "make_certs": ("cluster", "make_certs"),
-    "deal_seeds": ("coordinator", "deal_seeds"),
-    "derive_seed": ("schedule", "derive_seed"),
-    "example_config": ("config", "example_config"),
-    "exclusive_run": ("runlock", "exclusive_run"),
-    "field_names": ("registry", "field_names"),
-    "fit_ratings": ("ratings", "fit"),
-    "foreign_bundle_entry": ("bundle", "foreign_entry"),
-    "is_running": ("runlock", "is_running"),
-    "load_config": ("config", "load_config"),
-    "make_executor": ("executors", "make_executor"),
-    "run_worker": ("cluster", "run_worker"),
-    "pin_process": ("cpus", "pin_process"),
-    "server_split": ("cpus", "server_split"),
-    "mark_revealed": ("secrecy", "mark_revealed"),
-    "match_key": ("secrecy", "match_key"),
-    "parse_match_settings": ("config", "parse_match_settings"),
-    "not_needed": ("coordinator", "not_needed"),
-    "parse_config": ("config", "parse_config"),
-    "plan_field": ("coordinator", "plan_field"),
-    "publish_table": ("publish", "publish"),
-    "rate_block": ("ratings", "rate_block"),
-    "read_settings": ("config", "read_settings"),
-    "recorded_names": ("registry", "recorded_names"),
+    "Verdict": ("gauntlet.sets", "Verdict"),
+    "add_bot": ("plan.registry", "add_bot"),
+    "build_table": ("results.standings", "build"),
+    "check_field": ("run.coordinator", "check_field"),
+    "check_keys": ("plan.config", "check_keys"),
+    "commitment": ("plan.secrecy", "commitment"),
+    "compose": ("results.standings", "compose"),
+    "copy_source": ("plan.registry", "copy_source"),
+    "dask_address_problem": ("plan.config", "dask_address_problem"),
+    "scheduler_problem": ("executors.cluster", "address_problem"),
+    "CertsError": ("executors.cluster", "CertsError"),
+    "make_certs": ("executors.cluster", "make_certs"),
+    "deal_seeds": ("run.coordinator", "deal_seeds"),
+    "derive_seed": ("plan.schedule", "derive_seed"),
+    "example_config": ("plan.config", "example_config"),
+    "exclusive_run": ("run.runlock", "exclusive_run"),
+    "field_names": ("plan.registry", "field_names"),
+    "fit_ratings": ("rating.ratings", "fit"),
+    "foreign_bundle_entry": ("results.bundle", "foreign_entry"),
+    "is_running": ("run.runlock", "is_running"),
+    "load_config": ("plan.config", "load_config"),
+    "make_executor": ("executors.local", "make_executor"),
+    "run_worker": ("executors.cluster", "run_worker"),
+    "pin_process": ("executors.cpus", "pin_process"),
+    "server_split": ("executors.cpus", "server_split"),
+    "mark_revealed": ("plan.secrecy", "mark_revealed"),
+    "match_key": ("plan.secrecy", "match_key"),
+    "parse_match_settings": ("plan.config", "parse_match_settings"),
+    "not_needed": ("run.coordinator", "not_needed"),
+    "parse_config": ("plan.config", "parse_config"),
+    "plan_field": ("run.coordinator", "plan_field"),
+    "publish_table": ("results.publish", "publish"),
+    "rate_block": ("rating.ratings", "rate_block"),
+    "read_settings": ("plan.config", "read_settings"),
+    "recorded_names": ("plan.registry", "recorded_names"),
     "result_from_json": ("store", "result_from_json"),
     "result_to_json": ("store", "result_to_json"),
-    "run_tournament": ("coordinator", "run"),
-    "seed_warning": ("config", "seed_warning"),
-    "table_of": ("schedule", "table_of"),
-    "to_json": ("publish", "to_json"),
-    "to_markdown": ("publish", "to_markdown"),
-    "toml_string": ("config", "toml_string"),
-    "verify_fingerprint": ("fingerprint", "verify"),
-    "write_bundle": ("bundle", "write"),
+    "run_tournament": ("run.coordinator", "run"),
+    "seed_warning": ("plan.config", "seed_warning"),
+    "table_of": ("plan.schedule", "table_of"),
+    "to_json": ("results.publish", "to_json"),
+    "to_markdown": ("results.publish", "to_markdown"),
+    "toml_string": ("plan.config", "toml_string"),
+    "verify_fingerprint": ("plan.fingerprint", "verify"),
+    "write_bundle": ("results.bundle", "write"),
+}
+
+
+# name -> a module exported whole
+_MODULES: dict[str, str] = {
+    "browse": "results.browse",
+    "bundle_format": "results.bundle_format",
+    "gauntlet_run": "gauntlet.run",
+    "publish": "results.publish",
 }
 
 
 def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
+    if name in _MODULES:
+        value: Any = importlib.import_module(f"arena.tournament.{_MODULES[name]}")
+    elif name in _HOME:
+        home = _HOME[name]
+        value = getattr(importlib.import_module(f"arena.tournament.{home[0]}"), home[1])
+    else:
         raise AttributeError(f"module 'arena.tournament' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"arena.tournament.{home[0]}"), home[1])
     globals()[name] = value  # later lookups skip this function
     return value
 

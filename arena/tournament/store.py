@@ -24,8 +24,8 @@ from typing import Any, Self
 from arena.game.records import DealRecord
 from arena.referee.spec import MatchResult, SeatResult
 from arena.tournament.errors import TournamentError
-from arena.tournament.schedule import match_id as make_match_id
-from arena.tournament.schedule import table_key
+from arena.tournament.plan.schedule import match_id as make_match_id
+from arena.tournament.plan.schedule import table_key
 
 # 2: match ids name the table by its bots (schedule.table_key), not by its
 # position in the schedule; a version-1 store is migrated when opened.

@@ -6,7 +6,7 @@ import math
 
 from arena.ladder import blocks
 from arena.tournament import RATING_SIGMA, RatedMatch, Rating, rate_block
-from arena.tournament.ratings import rate_online
+from arena.tournament.rating.ratings import rate_online
 
 
 def block(places: list[tuple[int, int, int]]) -> list[RatedMatch]:

@@ -116,7 +116,7 @@ def test_freeze_finals_publish_and_verify(tmp_path: Path) -> None:
 
 def test_batch_rating_does_not_depend_on_the_order_blocks_finished() -> None:
     from arena.tournament import fit_ratings
-    from arena.tournament.ratings import RatedMatch, Rating, rate_block
+    from arena.tournament.rating.ratings import RatedMatch, Rating, rate_block
 
     matches = [RatedMatch(f"b{k}", k, seats, places) for k, (seats, places) in enumerate(
         [((1, 2, 3), (1, 2, 3)), ((2, 3, 4), (2, 1, 3)), ((1, 3, 4), (1, 3, 2)),

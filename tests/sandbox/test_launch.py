@@ -222,7 +222,7 @@ def test_without_cgroups_the_watchdog_kills_a_fork_bomb(
 @pytest.mark.parametrize("level", level_params())
 def test_a_bot_runs_on_the_cpus_of_the_thread_that_starts_it(
         make_bot: MakeBot, tmp_path: Path, level: str) -> None:
-    """A match pinned to a CPU slot (arena.tournament.cpus) starts its bots
+    """A match pinned to a CPU slot (arena.tournament.executors.cpus) starts its bots
     there: processes inherit the affinity, containers get it as cpuset."""
     from concurrent.futures import ThreadPoolExecutor
 

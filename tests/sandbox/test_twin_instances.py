@@ -1,5 +1,5 @@
 """A bot's two instances on the same deals at once would tell each other
-their hands; a tournament never plays them so (arena/tournament/deal_gate.py).
+their hands; a tournament never plays them so (arena/tournament/executors/deal_gate.py).
 
 The channel: every sandbox of a bot mounts its one folder, and a lock taken
 on a file there (flock needs no write access) is seen from every other

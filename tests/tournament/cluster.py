@@ -109,7 +109,7 @@ class Cluster:
     def names(self) -> list[str]:
         from distributed import Client
 
-        from arena.tournament.cluster import security
+        from arena.tournament.executors.cluster import security
 
         with Client(self.address, timeout=10,
                     security=security(str(self.tls) if self.tls else "")) as client:

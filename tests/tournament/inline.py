@@ -8,11 +8,11 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from arena.referee.spec import MatchSpec
-from arena.tournament import coordinator
-from arena.tournament.config import load_config
-from arena.tournament.executors import Outcome
-from arena.tournament.publish import to_json
-from arena.tournament.standings import build
+from arena.tournament.executors.local import Outcome
+from arena.tournament.plan.config import load_config
+from arena.tournament.results.publish import to_json
+from arena.tournament.results.standings import build
+from arena.tournament.run import coordinator
 from arena.tournament.store import Store
 from tournament.tournament_fakes import fake_run_match
 

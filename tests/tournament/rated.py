@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from arena.tournament.ratings import (
+from arena.tournament.rating.ratings import (
     RatedMatch,
 )
 

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from clihelp import cli
 
-from arena.tournament import adaptive, coordinator
-from arena.tournament.config import load_config
-from arena.tournament.standings import build
+from arena.tournament.plan.config import load_config
+from arena.tournament.results.standings import build
+from arena.tournament.run import coordinator
+from arena.tournament.stop import adaptive
 from arena.tournament.store import Store
 from tournament.conftest import BotMaker, TournamentMaker
 from tournament.inline import Inline

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from clihelp import cli, cli_here, refused
 
-from arena.tournament.dask_executor import (
+from arena.tournament.executors.dask_executor import (
     CONNECT_SECONDS,
     CONNECT_SECONDS_VAR,
     ExecutorError,
@@ -213,7 +213,7 @@ def test_new_and_publish_check_their_paths(tmp_path: Path) -> None:
 def test_a_second_run_on_the_same_folder_is_refused(tmp_path: Path) -> None:
     """Two runs would reset and replay each other's matches (and write one
     replay file twice): the folder is locked for the whole run."""
-    from arena.tournament.runlock import exclusive_run
+    from arena.tournament.run.runlock import exclusive_run
 
     bots = [random_bot(tmp_path, n) for n in ("rb", "rc", "rd")]
     folder = tmp_path / "t"
@@ -229,7 +229,7 @@ def test_a_run_lock_that_cannot_be_opened_is_one_line(tmp_path: Path) -> None:
     """A folder the run cannot write its lock into (read-only, another
     user's; here the lock's name taken by a folder, which fails as root too)
     was a PermissionError's traceback; now one line naming the lock file."""
-    from arena.tournament.runlock import LOCK_NAME, is_running
+    from arena.tournament.run.runlock import LOCK_NAME, is_running
 
     bots = [random_bot(tmp_path, n) for n in ("rb", "rc", "rd")]
     folder = tmp_path / "t"
@@ -248,7 +248,7 @@ def test_is_running_probes_the_run_lock_without_taking_it(tmp_path: Path) -> Non
     make a run that starts at that instant fail."""
     import fcntl
 
-    from arena.tournament.runlock import LOCK_NAME, exclusive_run, is_running
+    from arena.tournament.run.runlock import LOCK_NAME, exclusive_run, is_running
 
     assert not is_running(tmp_path)  # no lock file yet
     with exclusive_run(tmp_path):

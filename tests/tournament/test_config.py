@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.tournament.config import (
+from arena.tournament.plan.config import (
     GUESSABLE_SEED,
     TournamentConfigError,
     example_config,
@@ -79,7 +79,7 @@ def test_bad_values_give_one_line_naming_file_and_key(
 
 def test_limits_reach_every_match_spec(make_bot, make_tournament) -> None:
     from arena.sandbox.api import Limits
-    from arena.tournament.coordinator import match_spec
+    from arena.tournament.run.coordinator import match_spec
     from arena.tournament.store import MatchRow
 
     bots = [make_bot(n) for n in ("a", "b", "c")]

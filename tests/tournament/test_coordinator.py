@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from arena.tournament import coordinator
-from arena.tournament.config import load_config
-from arena.tournament.fingerprint import FingerprintError
-from arena.tournament.publish import to_json
-from arena.tournament.registry import RegistryError, add_bot
-from arena.tournament.schedule import derive_seed, table_key
-from arena.tournament.standings import build
+from arena.tournament.plan.config import load_config
+from arena.tournament.plan.fingerprint import FingerprintError
+from arena.tournament.plan.registry import RegistryError, add_bot
+from arena.tournament.plan.schedule import derive_seed, table_key
+from arena.tournament.results.publish import to_json
+from arena.tournament.results.standings import build
+from arena.tournament.run import coordinator
 from arena.tournament.store import Store
 
 from .inline import Inline, rows_json, run
@@ -255,7 +255,7 @@ def test_a_match_key_is_one_way_of_the_tournament_seed(four, make_tournament) ->
     ARENA_SEED's key) is an HMAC keyed by it: reproducible, one per match,
     and neither the tournament seed nor a deal seed in any form."""
     from arena.referee.bot_seed import bot_seed
-    from arena.tournament.secrecy import match_key
+    from arena.tournament.plan.secrecy import match_key
 
     folder = make_tournament(four, seed=2**62 + 12345)
     config = load_config(folder)
@@ -326,7 +326,7 @@ def test_a_publish_that_writes_nothing_publishes_no_seed(four, make_tournament) 
     from typer.testing import CliRunner
 
     from arena.cli import app
-    from arena.tournament.secrecy import revealed_after
+    from arena.tournament.plan.secrecy import revealed_after
 
     folder = make_tournament(four[:3], seed=2**62 + 7)
     run(folder)  # every planned match finished: publish shows the seed

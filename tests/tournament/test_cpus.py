@@ -11,9 +11,9 @@ from itertools import combinations
 
 import pytest
 
-from arena.tournament import cpus
-from arena.tournament.dask_executor import DaskExecutor
-from arena.tournament.executors import LocalPool
+from arena.tournament.executors import cpus
+from arena.tournament.executors.dask_executor import DaskExecutor
+from arena.tournament.executors.local import LocalPool
 
 
 @pytest.mark.parametrize("workers, n", [(2, 2), (2, 3), (3, 8), (4, 4), (5, 16), (2, 64)])
@@ -61,7 +61,7 @@ def test_a_pool_on_given_slots_and_a_process_pinned_whole() -> None:
         LocalPool(1, slots=[(0,), (1,)])
     # pin_process moves every thread of a process, those started before too.
     script = ("import os, threading, time\n"
-              "from arena.tournament import cpus\n"
+              "from arena.tournament.executors import cpus\n"
               "t = threading.Thread(target=time.sleep, args=(2,)); t.start()\n"
               f"assert cpus.pin_process({server!r})\n"
               "print(*sorted({c for task in os.listdir('/proc/self/task') "
@@ -119,7 +119,7 @@ def test_without_slots_a_pool_worker_may_use_every_cpu() -> None:
 
 @pytest.mark.slow
 def test_each_dask_worker_plays_on_its_own_slot() -> None:
-    from arena.tournament.dask_executor import _in_match_process
+    from arena.tournament.executors.dask_executor import _in_match_process
 
     executor = DaskExecutor("local", 2, quiet=True)
     try:
@@ -141,7 +141,7 @@ class _Worker:
 
 
 def test_dask_workers_take_their_slot_by_name_else_from_arena_cpus(monkeypatch) -> None:
-    from arena.tournament import dask_executor
+    from arena.tournament.executors import dask_executor
 
     monkeypatch.setattr(dask_executor, "_SLOT", None)  # restored after the test
     plugin = dask_executor._MatchProcessPlugin([(0,), (1,)])

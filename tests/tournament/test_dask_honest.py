@@ -1,5 +1,5 @@
 """The Dask coordinator re-plays every result a worker sends back before it
-stores it (arena/tournament/honest.py): one real match, forged in this
+stores it (arena/tournament/executors/honest.py): one real match, forged in this
 process every way a worker could, is refused with one line each."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 from arena.referee import run_match
 from arena.referee.spec import MatchSpec
 from arena.sandbox.botfile import load_bot
-from arena.tournament import honest
-from arena.tournament.honest import ReplayMismatch, Returned
+from arena.tournament.executors import honest
+from arena.tournament.executors.honest import ReplayMismatch, Returned
 
 ROOT = Path(__file__).resolve().parents[2]
 

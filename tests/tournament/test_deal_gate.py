@@ -1,4 +1,4 @@
-"""No two matches on the same deals at once (arena/tournament/deal_gate.py).
+"""No two matches on the same deals at once (arena/tournament/executors/deal_gate.py).
 
 The seat orders of a duplicate table share a deal seed and seat the same
 bots; played at the same time, a bot's two instances hold different hands
@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from arena.referee.spec import MatchResult, MatchSpec
-from arena.tournament.dask_executor import DaskExecutor
-from arena.tournament.deal_gate import DealGate, interleave
-from arena.tournament.executors import LocalPool
+from arena.tournament.executors.dask_executor import DaskExecutor
+from arena.tournament.executors.deal_gate import DealGate, interleave
+from arena.tournament.executors.local import LocalPool
 
 
 def _spec(match_id: str, seed: int, work: str = "") -> MatchSpec:

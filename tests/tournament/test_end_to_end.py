@@ -21,7 +21,7 @@ import pytest
 from clihelp import ROOT, cli_ok, start
 from clihelp import cli as unchecked
 
-from arena.tournament.config import GUESSABLE_SEED
+from arena.tournament.plan.config import GUESSABLE_SEED
 
 # One xdist worker for the module: the reference tournament (a module
 # fixture, half a minute) is then played once, not once per worker.

@@ -32,9 +32,9 @@ def test_every_error_of_the_package_is_a_tournament_error() -> None:
 
 
 def test_each_keeps_its_builtin_class() -> None:
-    from arena.tournament.runlock import RunLocked
+    from arena.tournament.executors.worker import ExecutorError
+    from arena.tournament.run.runlock import RunLocked
     from arena.tournament.store import StoreError, StoreMissing
-    from arena.tournament.worker import ExecutorError
 
     assert issubclass(StoreMissing, StoreError) and issubclass(StoreError, ValueError)
     assert issubclass(RunLocked, RuntimeError) and issubclass(ExecutorError, RuntimeError)

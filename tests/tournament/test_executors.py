@@ -14,10 +14,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from arena.tournament import coordinator
-from arena.tournament.config import load_config
-from arena.tournament.dask_executor import DaskExecutor
-from arena.tournament.executors import LocalPool
+from arena.tournament.executors.dask_executor import DaskExecutor
+from arena.tournament.executors.local import LocalPool
+from arena.tournament.plan.config import load_config
+from arena.tournament.run import coordinator
 from arena.tournament.store import Store
 from tournament import tournament_fakes
 from tournament.inline import rows_json, run
@@ -66,7 +66,7 @@ def test_dask_local_cluster_with_two_workers(five, make_tournament) -> None:
     # The quiet housekeeping settings reached the worker processes.
     import dask as dask_lib
 
-    from arena.tournament.dask_executor import QUIET_WORKER_CONFIG
+    from arena.tournament.executors.dask_executor import QUIET_WORKER_CONFIG
     probe = DaskExecutor("local", 1, fake_run_match, quiet=True)
     try:
         seen = probe._client.run(lambda: {k: dask_lib.config.get(k) for k in QUIET_WORKER_CONFIG})
@@ -88,9 +88,9 @@ import sys
 sys.path.insert(0, {here!r})
 from tournament import tournament_fakes
 from tournament.tournament_fakes import fake_run_match
-from arena.tournament import coordinator
-from arena.tournament.config import load_config
-from arena.tournament.executors import LocalPool
+from arena.tournament.run import coordinator
+from arena.tournament.plan.config import load_config
+from arena.tournament.executors.local import LocalPool
 from arena.tournament.store import Store
 config = load_config({folder!r})
 with Store(config.store_path) as store:
@@ -168,7 +168,7 @@ def _whereami(_spec: object) -> tuple[int, int]:
 def test_dask_plays_each_match_in_a_process_beside_the_worker() -> None:
     """A Dask worker hands its matches to one match process of its own
     (the referee's event loop then has a GIL to itself), kept from match to match."""
-    from arena.tournament.dask_executor import _in_match_process
+    from arena.tournament.executors.dask_executor import _in_match_process
 
     executor = DaskExecutor("local", 1, quiet=True)
     try:
@@ -200,7 +200,7 @@ def _die_hard(_spec: object) -> None:
 def test_a_dead_match_process_fails_its_match_only() -> None:
     """A match process that dies takes only its own match with it: the next
     match on that worker gets a new process."""
-    from arena.tournament.dask_executor import _in_match_process
+    from arena.tournament.executors.dask_executor import _in_match_process
 
     executor = DaskExecutor("local", 1, quiet=True)
     try:

@@ -18,8 +18,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_every_exported_name_resolves_to_its_module() -> None:
+    assert set(arena.tournament.__all__) == set(arena.tournament._HOME) | set(arena.tournament._MODULES)
     for name in arena.tournament.__all__:
         value = getattr(arena.tournament, name)
+        if name in arena.tournament._MODULES:
+            assert value is sys.modules[f"arena.tournament.{arena.tournament._MODULES[name]}"], name
+            continue
         module, attr = arena.tournament._HOME[name]
         assert value is getattr(sys.modules[f"arena.tournament.{module}"], attr), name
 
@@ -42,6 +46,6 @@ def test_a_name_loads_its_own_module_only() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                           timeout=60)
     loaded = set(json.loads(done.stdout))
-    assert {"arena.tournament.config", "arena.tournament.store"} <= loaded
-    assert not loaded & {"numpy", "trueskill", "dask", "arena.tournament.ratings",
-                         "arena.tournament.coordinator"}, loaded
+    assert {"arena.tournament.plan.config", "arena.tournament.store"} <= loaded
+    assert not loaded & {"numpy", "trueskill", "dask", "arena.tournament.rating.ratings",
+                         "arena.tournament.run.coordinator"}, loaded

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from arena.referee.spec import MatchSpec
-from arena.tournament import gauntlet_run
-from arena.tournament.executors import Outcome
-from arena.tournament.gauntlet import (
+from arena.tournament.executors.local import Outcome
+from arena.tournament.gauntlet import run as gauntlet_run
+from arena.tournament.gauntlet.sets import (
     GauntletError,
     Settings,
     judge,
@@ -22,7 +22,7 @@ from arena.tournament.gauntlet import (
     set_scores,
     table,
 )
-from arena.tournament.match_settings import MatchSettings
+from arena.tournament.plan.match_settings import MatchSettings
 from arena.tournament.store import Store
 from tournament.conftest import BotMaker, TournamentMaker
 from tournament.tournament_fakes import fake_run_match
@@ -162,8 +162,8 @@ def test_baseline_from_a_tournament_store(tmp_path: Path, make_bot: BotMaker,
                                           make_tournament: TournamentMaker) -> None:
     """`--baseline 0.1.0 --baseline-from TOURNAMENT`: the old version as the
     tournament stored it (its snapshot), although its source folder changed."""
-    from arena.tournament import coordinator
-    from arena.tournament.config import load_config
+    from arena.tournament.plan.config import load_config
+    from arena.tournament.run import coordinator
     from tournament.inline import Inline as TournamentInline
 
     mine = make_bot("mine", "strength 0", version="0.1.0")

@@ -107,7 +107,7 @@ def test_bad_input_is_one_line_and_stores_nothing(tmp_path: Path) -> None:
     # refusal spoke of an `arena tournament run` playing a tournament).
     import os
 
-    from arena.tournament.runlock import exclusive_run
+    from arena.tournament.run.runlock import exclusive_run
     held = tmp_path / "held"
     held.mkdir()
     # Through a process of its own: in this one the lock held here would be its own.

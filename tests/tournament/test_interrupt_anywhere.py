@@ -43,7 +43,7 @@ def interrupt():
 
 
 from arena.tournament import store as _store
-from arena.tournament import executors as _executors
+from arena.tournament.executors import local as _executors
 
 _finish = _store.Store.finish
 recorded = []

@@ -1,5 +1,5 @@
 """What a tournament run and a gauntlet run share around their executor
-(arena/tournament/playing.py): made when first asked, its matches stopped
+(arena/tournament/run/playing.py): made when first asked, its matches stopped
 on Ctrl-C, always closed; a killed run's part files cleared."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from arena.referee.spec import MatchSpec
-from arena.tournament.executors import Outcome
-from arena.tournament.playing import Playing, clear_part_files
+from arena.tournament.executors.local import Outcome
+from arena.tournament.run.playing import Playing, clear_part_files
 
 
 class _Recorder:

@@ -129,8 +129,8 @@ def test_a_moved_folder_reads_its_results_with_a_listed_source_gone(tmp_path: Pa
 
 def test_a_store_with_absolute_folder_keys_still_names_its_listed_bots(tmp_path: Path) -> None:
     """Stores written before relative keys recorded absolute paths: read as before."""
-    from arena.tournament.config import load_config
-    from arena.tournament.registry import CONFIG_BOTS_KEY, field_names
+    from arena.tournament.plan.config import load_config
+    from arena.tournament.plan.registry import CONFIG_BOTS_KEY, field_names
     from arena.tournament.store import Store
 
     folder = tmp_path / "t"

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from arena.tournament.ratings import (
+from arena.tournament.rating.ratings import (
     MU,
     SIGMA,
     RatedMatch,

@@ -1,7 +1,7 @@
 """The committed sample table is what `make tournament` publishes today.
 
 Every bot's ARENA_SEED derives from its match id, and a match id from the
-content hashes of the seated bots (arena.tournament.schedule.match_id): a
+content hashes of the seated bots (arena.tournament.plan.schedule.match_id): a
 bot folder changed by one byte (a comment in its bot.toml) plays every
 match with other seeds, so a fresh `make tournament` publishes another
 table. The table must be republished whenever a bot of the sample
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from clihelp import cli
 
-from arena.tournament.config import configured_bots, load_config
+from arena.tournament.plan.config import configured_bots, load_config
 
 ROOT = Path(__file__).resolve().parents[2]
 

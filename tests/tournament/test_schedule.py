@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from arena.tournament.schedule import (
+from arena.tournament.plan.schedule import (
     SEAT_ORDERS,
     ScheduleError,
     derive_seed,

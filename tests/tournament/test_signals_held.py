@@ -14,7 +14,7 @@ import typer
 
 from arena.cli import stopping
 from arena.cli.stopping import RunStop, StopSignals, Terminated
-from arena.tournament.executors import _sigint_held
+from arena.tournament.executors.local import _sigint_held
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""arena.tournament.trueskill_math against the trueskill library it replaces on the
+"""arena.tournament.rating.trueskill_math against the trueskill library it replaces on the
 hot paths: the same numbers for one match, and the same tables (fit, one-pass
 history, bootstrap rank intervals) as the library-driven code they had before."""
 
@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 import trueskill
 
-from arena.tournament import ratings
-from arena.tournament import trueskill_math as skill
-from arena.tournament.ratings import RatedMatch
+from arena.tournament.rating import ratings
+from arena.tournament.rating import trueskill_math as skill
+from arena.tournament.rating.ratings import RatedMatch
 
 from .rated import matches
 
@@ -78,7 +78,7 @@ def test_rows_at_once_are_each_rated_as_alone(n: int) -> None:
             assert new_sigma[row, col] == pytest.approx(s, abs=1e-10)
 
 
-# The code of the ratings before arena.tournament.trueskill_math, on the library: the reference.
+# The code of the ratings before arena.tournament.rating.trueskill_math, on the library: the reference.
 
 def library_online(found: Sequence[RatedMatch], players: Sequence[int]) -> list[tuple]:
     current = {p: ENV.create_rating() for p in players}

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from arena.tournament.sprt import (
+from arena.tournament.stop.sprt import (
     MIN_SETS,
     SprtError,
     SprtParams,

@@ -8,9 +8,9 @@ import pytest
 
 from arena.referee.spec import MatchSpec
 from arena.sandbox.botfile import load_bot
-from arena.tournament.progress import format_duration, render
-from arena.tournament.publish import FILES, publish, to_html, to_markdown
-from arena.tournament.standings import Row, Table
+from arena.tournament.results.publish import FILES, publish, to_html, to_markdown
+from arena.tournament.results.standings import Row, Table
+from arena.tournament.run.progress import format_duration, render
 from arena.tournament.store import Store, StoreError, result_from_json, result_to_json
 from tournament.tournament_fakes import fake_run_match
 

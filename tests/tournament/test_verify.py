@@ -24,7 +24,7 @@ import pytest
 from clihelp import ROOT, cli, cli_here, cli_ok
 
 from arena.game import Rules, new_game, parse_action
-from arena.tournament import bundle_format as fmt
+from arena.tournament.results import bundle_format as fmt
 
 # One xdist worker for the module: the published tournament (a module
 # fixture, half a minute) is then played once, not once per worker.

@@ -4,8 +4,8 @@ command, on a real tournament, is tests/tournament/test_verify.py."""
 
 from __future__ import annotations
 
-from arena.tournament import bundle_format as fmt
-from arena.tournament import schedule
+from arena.tournament.plan import schedule
+from arena.tournament.results import bundle_format as fmt
 from arena.verify.table import first_difference
 
 

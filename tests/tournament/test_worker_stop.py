@@ -30,7 +30,7 @@ import os, signal, sys, threading, time
 from pathlib import Path
 import stop_runners
 from arena.referee.spec import MatchSpec
-from arena.tournament.executors import LocalPool
+from arena.tournament.executors.local import LocalPool
 
 runner, work, how = getattr(stop_runners, sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
 pool = LocalPool(1, runner=runner, pin_cpus=False)
@@ -102,7 +102,7 @@ def test_the_pool_tells_each_worker_once(tmp_path: Path) -> None:
 def test_a_stopping_workers_errors_still_show(tmp_path: Path) -> None:
     # Its traceback-printing goes to the log; a logged error reaches stderr.
     script = ("import logging, sys\n"
-              "from arena.tournament.executors import _quiet_stop\n"
+              "from arena.tournament.executors.local import _quiet_stop\n"
               "_quiet_stop(); _quiet_stop()\n"
               "print('to the log', file=sys.stderr)\n"
               "logging.getLogger('arena.referee').error('the match failed')\n"

@@ -20,8 +20,8 @@ from typing import Any
 from arena.game import Rules, new_game
 from arena.referee.replay import REPLAY_VERSION
 from arena.referee.spec import FAULT_KINDS, DealSummary, MatchResult, SeatResult
-from arena.tournament import coordinator
-from arena.tournament.config import load_config
+from arena.tournament.plan.config import load_config
+from arena.tournament.run import coordinator
 from arena.tournament.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import arena.tournament
-from arena.tournament import standings
+from arena.tournament.results import standings
 from arena.tournament.store import Store
 from arena.web import pages
 from arena.web.sources import catalog

@@ -13,7 +13,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from arena.game.cards import DECK
-from arena.tournament.config import load_config
+from arena.tournament.plan.config import load_config
 from arena.tournament.store import Store
 from arena.web.app import create_app
 

@@ -19,8 +19,8 @@ from starlette.testclient import TestClient
 
 from arena.game import Rules
 from arena.referee.replay import read_replay
-from arena.tournament import browse
-from arena.tournament.config import load_config
+from arena.tournament.plan.config import load_config
+from arena.tournament.results import browse
 from arena.tournament.store import Store
 from arena.web.app import create_app
 from arena.web.export import publish_site
@@ -191,7 +191,7 @@ def test_a_gauntlet_set_is_one_table(tmp_path: Path) -> None:
     """A gauntlet's set (its seat orders of one deal seed) waits as a whole;
     a complete set is open while the next one plays. A real store file, ids
     planned by the gauntlet itself."""
-    from arena.tournament.gauntlet import Settings, plan_set
+    from arena.tournament.gauntlet.sets import Settings, plan_set
 
     names = ("cand", "base", "other")
     settings = Settings(field=tuple(f"{x}@h{x}" for x in names), names=names, baseline=True,

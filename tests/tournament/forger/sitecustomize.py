@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from arena.tournament import dask_executor
+from arena.tournament.executors import dask_executor
 
 _played = dask_executor._cluster_task
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from arena.tournament import dask_executor
+from arena.tournament.executors import dask_executor
 
 
 def _hung(*task: Any) -> Any:

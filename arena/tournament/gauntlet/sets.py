@@ -1,5 +1,5 @@
 """A gauntlet: one bot against others, duplicate set after duplicate set,
-until a sequential test (arena.tournament.sprt) decides whether it is stronger.
+until a sequential test (arena.tournament.stop.sprt) decides whether it is stronger.
 
 The pieces that do not touch processes or files: which table each set is
 played at, the seat orders of a set, the score of a match and of a set, and
@@ -32,8 +32,9 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from arena.tournament import schedule, sprt
 from arena.tournament.errors import TournamentError
+from arena.tournament.plan import schedule
+from arena.tournament.stop import sprt
 
 CANDIDATE = 0  # index of the bot under test in a gauntlet's field
 

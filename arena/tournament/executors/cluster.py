@@ -30,9 +30,9 @@ from arena.referee.spec import MatchSpec
 from arena.sandbox import botpack
 from arena.sandbox.botfile import folder_hash
 from arena.sandbox.levels import available_levels
-from arena.tournament.bundle_format import arena_version
 from arena.tournament.errors import TournamentError
-from arena.tournament.worker import ExecutorError, _error_text
+from arena.tournament.executors.worker import ExecutorError, _error_text
+from arena.tournament.results.bundle_format import arena_version
 
 log = logging.getLogger("arena.tournament")
 

@@ -1,4 +1,4 @@
-"""What every executor shares (the local pool, executors.py, and Dask,
+"""What every executor shares (the local pool, local.py, and Dask,
 dask_executor.py): the Executor protocol, the outcome of a match, the
 errors, and how a worker process starts, plays one match, stops and leaves
 with its parent. Neither executor imports the other for these.
@@ -20,8 +20,8 @@ from typing import Any, Protocol, TypeVar
 
 from arena.referee.spec import MatchResult, MatchSpec
 from arena.sandbox.process import live_processes
-from arena.tournament import cpus
 from arena.tournament.errors import TournamentError
+from arena.tournament.executors import cpus
 
 log = logging.getLogger("arena.tournament")
 Runner = Callable[[MatchSpec], MatchResult]

@@ -16,9 +16,9 @@ from pathlib import Path
 
 from arena.manifest import BotSpec
 from arena.sandbox.botfile import BotFileError, folder_hash, load_bot, missing_program
-from arena.tournament.config import CONFIG_NAME, TournamentConfig
 from arena.tournament.errors import TournamentError
-from arena.tournament.secrecy import revealed_after
+from arena.tournament.plan.config import CONFIG_NAME, TournamentConfig
+from arena.tournament.plan.secrecy import revealed_after
 from arena.tournament.store import BotRow, Store
 
 BOTS_DIR = "bots"

@@ -1,5 +1,5 @@
 """What a tournament run (coordinator.py) and a gauntlet run
-(gauntlet_run.py) share around their executor, written once:
+(gauntlet/run.py) share around their executor, written once:
 
     clear_part_files(root / REPLAYS_DIR)     # left by a killed run
     with Playing(executor_factory) as playing:
@@ -18,7 +18,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-from arena.tournament.worker import Executor
+from arena.tournament.executors.worker import Executor
 
 
 def clear_part_files(replays: Path) -> None:

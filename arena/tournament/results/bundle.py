@@ -1,6 +1,6 @@
 """Write the results bundle of a published table (`leaderboard publish`).
 
-What is in it, and why each part: arena/tournament/bundle_format.py; how
+What is in it, and why each part: arena/tournament/results/bundle_format.py; how
 it is checked: arena/verify and docs/tournaments.md, "Checking a published
 table". Everything here comes from the store and tournament.toml; nothing
 the bots could not see is added before the seed is revealed: the seed and
@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from arena.referee.spec import MatchResult
-from arena.tournament import bundle_format as fmt
-from arena.tournament.browse import withheld
-from arena.tournament.config import CONFIG_NAME, TournamentConfig
-from arena.tournament.coordinator import deal_seeds, plan_field
-from arena.tournament.match_settings import REPLAYS_DIR
-from arena.tournament.ratings import BETA, DRAW_PROBABILITY, MU, SIGMA, TAU
-from arena.tournament.standings import Table, current_field, version_labels
+from arena.tournament.plan.config import CONFIG_NAME, TournamentConfig
+from arena.tournament.plan.match_settings import REPLAYS_DIR
+from arena.tournament.rating.ratings import BETA, DRAW_PROBABILITY, MU, SIGMA, TAU
+from arena.tournament.results import bundle_format as fmt
+from arena.tournament.results.browse import withheld
+from arena.tournament.results.standings import Table, current_field, version_labels
+from arena.tournament.run.coordinator import deal_seeds, plan_field
 from arena.tournament.store import Store
 
 # tournament.toml keys left out: where the bots' folders are on the

@@ -43,7 +43,7 @@ intervals refit each resample with the one-pass update too (200 batch fits
 per table would take minutes), all resamples at once; see
 docs/tournaments.md, "Ratings".
 
-Every match's update is arena.tournament.trueskill_math's: the library's own
+Every match's update is arena.tournament.rating.trueskill_math's: the library's own
 schedule and numbers (to the last bit) at a fraction of its cost;
 `environment()` stays the model's definition and the tests' reference.
 """
@@ -58,7 +58,7 @@ from dataclasses import dataclass
 import numpy as np
 import trueskill
 
-from arena.tournament import trueskill_math as skill
+from arena.tournament.rating import trueskill_math as skill
 
 MU = 25.0
 SIGMA = MU / 3
@@ -72,7 +72,7 @@ def environment() -> trueskill.TrueSkill:
                                draw_probability=DRAW_PROBABILITY, backend=None)
 
 
-# The same update as environment().rate, run by arena.tournament.trueskill_math
+# The same update as environment().rate, run by arena.tournament.rating.trueskill_math
 # (the library's own code is the reference its tests compare with).
 MODEL = skill.Model(beta=BETA, tau=TAU, draw_margin=trueskill.calc_draw_margin(
     DRAW_PROBABILITY, 2, environment()))
@@ -213,7 +213,7 @@ def rate_block(current: dict[int, Rating], matches: Sequence[RatedMatch],
 def _apply(env: trueskill.TrueSkill, current: dict[int, trueskill.Rating],
            players: Sequence[int], places: Sequence[int]) -> None:
     """One match's update of `current` (trueskill.Ratings of `env`'s
-    parameters, which must be the arena's), through arena.tournament.trueskill_math."""
+    parameters, which must be the arena's), through arena.tournament.rating.trueskill_math."""
     # Ranks: lower is better, equal places are a draw (docs/rules.md#core ties).
     rated = skill.rate_match(MODEL, [(current[p].mu, current[p].sigma) for p in players], places)
     for p, (mu, sigma) in zip(players, rated, strict=True):

@@ -26,14 +26,21 @@ from arena.sandbox.botfile import (
     load_bot,
     missing_program,
 )
-from arena.tournament import registry
-from arena.tournament.config import CONFIG_NAME
-from arena.tournament.deal_gate import interleave
-from arena.tournament.executors import Executor
-from arena.tournament.gauntlet import GauntletError, Settings, Verdict, judge, plan_set, set_scores
-from arena.tournament.match_settings import REPLAYS_DIR, MatchSettings
-from arena.tournament.playing import Playing, clear_part_files
-from arena.tournament.secrecy import match_key
+from arena.tournament.executors.deal_gate import interleave
+from arena.tournament.executors.local import Executor
+from arena.tournament.gauntlet.sets import (
+    GauntletError,
+    Settings,
+    Verdict,
+    judge,
+    plan_set,
+    set_scores,
+)
+from arena.tournament.plan import registry
+from arena.tournament.plan.config import CONFIG_NAME
+from arena.tournament.plan.match_settings import REPLAYS_DIR, MatchSettings
+from arena.tournament.plan.secrecy import match_key
+from arena.tournament.run.playing import Playing, clear_part_files
 from arena.tournament.store import BotRow, Store
 
 STORE_NAME = "gauntlet.sqlite"

@@ -17,14 +17,16 @@ import trueskill
 
 from arena.referee.spec import MatchResult, MatchSpec
 from arena.sandbox.botfile import BotFileError, load_bot
-from arena.tournament import adaptive, fingerprint, ratings, registry, schedule
-from arena.tournament.config import TournamentConfig
-from arena.tournament.deal_gate import interleave
 from arena.tournament.errors import TournamentError
-from arena.tournament.executors import Executor, Outcome
-from arena.tournament.match_settings import REPLAYS_DIR
-from arena.tournament.playing import Playing, clear_part_files
-from arena.tournament.secrecy import match_key, revealed_after, salt
+from arena.tournament.executors.deal_gate import interleave
+from arena.tournament.executors.local import Executor, Outcome
+from arena.tournament.plan import fingerprint, registry, schedule
+from arena.tournament.plan.config import TournamentConfig
+from arena.tournament.plan.match_settings import REPLAYS_DIR
+from arena.tournament.plan.secrecy import match_key, revealed_after, salt
+from arena.tournament.rating import ratings
+from arena.tournament.run.playing import Playing, clear_part_files
+from arena.tournament.stop import adaptive
 from arena.tournament.store import BotRow, MatchRow, Store
 
 
@@ -280,7 +282,7 @@ SETTLED = "settled"  # round_choice: the stop has settled, no further round
 
 def round_choice(bots: Sequence[BotRow], sets: dict[int, list[schedule.PlannedMatch]],
                  rows: dict[str, MatchRow], set_no: int) -> set[str] | str:
-    """The adaptive stop's choice for set `set_no` (arena/tournament/adaptive.py):
+    """The adaptive stop's choice for set `set_no` (arena/tournament/stop/adaptive.py):
     the match ids it plays, or SETTLED. Chosen from the finished results of
     the sets before it only, so a resumed run (and `tournament status`)
     choose the same. `bots` by schedule index."""

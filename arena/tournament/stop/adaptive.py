@@ -54,7 +54,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from arena.tournament import sprt
+from arena.tournament.stop import sprt
 
 SETTLE_ELO = 50.0
 ALPHA = 0.05

@@ -21,8 +21,8 @@ from arena.referee.spec import KEEP_LOGS, FaultPolicy, TimeControl
 from arena.sandbox.api import Limits
 from arena.sandbox.botfile import BotFileError, load_bot, missing_program
 from arena.tournament.errors import TournamentError
-from arena.tournament.match_settings import MatchSettings
-from arena.tournament.schedule import DESIGNS, Design
+from arena.tournament.plan.match_settings import MatchSettings
+from arena.tournament.plan.schedule import DESIGNS, Design
 
 CONFIG_NAME = "tournament.toml"
 # Seeds below this can be tried one by one against a bot's first hand (about
@@ -80,7 +80,7 @@ class TournamentConfig:
     # (the same value a gauntlet's command line makes).
     match: MatchSettings = field(default_factory=MatchSettings)
     description: str = ""
-    stop: str = "fixed"                        # fixed | settled (arena/tournament/adaptive.py)
+    stop: str = "fixed"                        # fixed | settled (arena/tournament/stop/adaptive.py)
     # A new version of a bot: fresh deals where the old one's may be public
     # ("auto": when replays are kept), or the same deals (comparable).
     new_version_deals: str = "auto"
@@ -113,7 +113,7 @@ def load_config(folder: str | os.PathLike[str], check_bots: bool = True) -> Tour
                                     f"that holds {CONFIG_NAME} ({root.parent})")
     if not path.is_file():
         # A gauntlet's folder holds a store but no tournament.toml: `tournament
-        # new` there is not what its owner wants (gauntlet_run.STORE_NAME).
+        # new` there is not what its owner wants (gauntlet.run.STORE_NAME).
         if (root / "gauntlet.sqlite").is_file():
             raise TournamentConfigError(
                 f"{root}: a gauntlet's folder, not a tournament's; run its `arena gauntlet` "

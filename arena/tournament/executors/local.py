@@ -23,9 +23,9 @@ from multiprocessing import resource_tracker
 from typing import Any
 
 from arena.referee.spec import MatchResult, MatchSpec
-from arena.tournament import cpus
-from arena.tournament.deal_gate import DealGate
-from arena.tournament.worker import (
+from arena.tournament.executors import cpus
+from arena.tournament.executors.deal_gate import DealGate
+from arena.tournament.executors.worker import (
     TEARDOWN_GRACE,
     Executor,
     ExecutorError,
@@ -51,7 +51,7 @@ log = logging.getLogger("arena.tournament")
 
 class LocalPool:
     """A pool of fresh worker processes (spawn: no state inherited from the
-    coordinator), each on a CPU slot of its own (arena.tournament.cpus)
+    coordinator), each on a CPU slot of its own (arena.tournament.executors.cpus)
     unless `pin_cpus` is False; `slots` gives the CPU sets instead of
     cpus.slots(workers) (one per worker)."""
 
@@ -174,7 +174,7 @@ def make_executor(kind: str, workers: int, dask_address: str = "",
     allowed; `match_timeout`: seconds a Dask match may take (0: the default)."""
     if kind == "dask":
         # dask only when asked for
-        from arena.tournament.dask_executor import MATCH_TIMEOUT, DaskExecutor
+        from arena.tournament.executors.dask_executor import MATCH_TIMEOUT, DaskExecutor
 
         return DaskExecutor(dask_address, workers, runner, quiet, pin_cpus, sandbox=sandbox,
                             tls=tls, insecure=insecure,

@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.referee.spec import SeatResult
-from arena.tournament import ratings
-from arena.tournament.config import TournamentConfig
-from arena.tournament.coordinator import plan_field, rated_matches
-from arena.tournament.fingerprint import verify
-from arena.tournament.registry import field_names
-from arena.tournament.secrecy import SeedDisclosure, disclose
+from arena.tournament.plan.config import TournamentConfig
+from arena.tournament.plan.fingerprint import verify
+from arena.tournament.plan.registry import field_names
+from arena.tournament.plan.secrecy import SeedDisclosure, disclose
+from arena.tournament.rating import ratings
+from arena.tournament.run.coordinator import plan_field, rated_matches
 from arena.tournament.store import BotRow, MatchRow, Store
 
 

@@ -2,8 +2,8 @@
 Dask worker process keeps one match process, where its matches run (the
 referee's asyncio loop and the bots' process group stay out of Dask's
 worker), started on its first match in the worker's CPU slot and stopped
-with the worker. The local process pool and what both share are in
-executors.py.
+with the worker. The local process pool is local.py; what both share,
+worker.py.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from multiprocessing import resource_tracker
 from typing import Any, TypeVar
 
 from arena.referee.spec import MatchSpec
-from arena.tournament import cpus, honest
-from arena.tournament.cluster import (
+from arena.tournament.executors import cpus, honest
+from arena.tournament.executors.cluster import (
     QUIET_WORKER_CONFIG,
     WORKERS_SECONDS,
     Admission,
@@ -33,9 +33,9 @@ from arena.tournament.cluster import (
     pack_bot,
     security,
 )
-from arena.tournament.deal_gate import DealGate
-from arena.tournament.honest import Returned
-from arena.tournament.worker import (
+from arena.tournament.executors.deal_gate import DealGate
+from arena.tournament.executors.honest import Returned
+from arena.tournament.executors.worker import (
     ExecutorError,
     Outcome,
     Runner,

@@ -1,5 +1,5 @@
 """The results bundle's layout and its manifest chain, shared by the
-writer (arena.tournament.bundle) and the checker (arena.verify).
+writer (arena.tournament.results.bundle) and the checker (arena.verify).
 
 A bundle is a folder:
 

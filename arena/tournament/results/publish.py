@@ -17,8 +17,8 @@ from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 
-from arena.tournament.ratings import BETA, DRAW_PROBABILITY, MU, SIGMA, TAU
-from arena.tournament.standings import Row, Table
+from arena.tournament.rating.ratings import BETA, DRAW_PROBABILITY, MU, SIGMA, TAU
+from arena.tournament.results.standings import Row, Table
 
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("rank", "Rank"), ("bot", "Bot"), ("version", "Version"),

@@ -36,9 +36,9 @@ from typing import Any
 
 from arena.referee.spec import FaultPolicy, TimeControl
 from arena.sandbox.api import Limits
-from arena.tournament.config import CONFIG_NAME, TournamentConfig
 from arena.tournament.errors import TournamentError
-from arena.tournament.schedule import derive_seed, table_key
+from arena.tournament.plan.config import CONFIG_NAME, TournamentConfig
+from arena.tournament.plan.schedule import derive_seed, table_key
 from arena.tournament.store import Store
 
 META_KEY = "fingerprint"

@@ -23,7 +23,7 @@ from arena.referee.replay import ReplayError, parse_replay
 from arena.referee.replay_check import ReplayMismatch, check_replay
 from arena.referee.rulechoice import build_rules
 from arena.referee.spec import MatchResult, MatchSpec
-from arena.tournament.worker import Runner
+from arena.tournament.executors.worker import Runner
 
 __all__ = ["ReplayMismatch", "Returned", "check", "play_recorded", "stored"]
 
