@@ -316,7 +316,7 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
         path = t.log_path(match_id, seat)
         if path is None:
             raise NotFound(f"no log kept for seat {seat} of match {match_id!r} (logs are kept "
-                           "for seats that had a fault)")
+                           'for seats that had a fault, or every seat\'s with keep_logs = "all")')
         return PlainTextResponse(path.read_text(encoding="utf-8", errors="replace"))
 
     def _replay_file(request: Request) -> Path:

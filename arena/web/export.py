@@ -44,6 +44,8 @@ _EXPORT = re.compile(r"^export ", re.M)
 # before it.
 _MODULES = ("cards.js", "table.js", "record.js", "player.js")
 _EXPORTED = re.compile(r"^export (?:async )?(?:function|const|let|class) ([A-Za-z_$][\w$]*)", re.M)
+# A fault of a match row (pages.match_rows): "seat 1 timeout x2".
+_FAULT_SEAT = re.compile(r"seat (\d+) ")
 
 
 def inline_script() -> str:
@@ -180,7 +182,12 @@ def _write_site(folder: Path, out: Path) -> list[Path]:
                 page = env.get_template("error.html").render(
                     u=StaticUrls(1), t=t, status=422, message=f"this replay cannot be shown: {exc}")
             write(f"match/{file_name(row['id'])}.html", page)
-        for seat in range(len(row["seats"]) if not row["withheld"] else 0):
+        # A public site publishes the logs of seats that had a fault, as it
+        # always did: `keep_logs = "all"` keeps every seat's for the
+        # organiser's own server (the bot's-eye view), not for the world.
+        faulty = {int(m.group(1)) for f in row["faults"] if (m := _FAULT_SEAT.match(f))} | {
+            s["seat"] for s in row["seats"] if s["status"] == "forfeit"}
+        for seat in sorted(faulty) if not row["withheld"] else ():
             log = t.log_path(row["id"], seat)
             if log is not None:
                 write(f"log/{file_name(row['id'])}-seat{seat}.txt",

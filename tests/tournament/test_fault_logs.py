@@ -11,6 +11,7 @@ from builders import tournament_toml
 from clihelp import cli
 
 from arena.referee.marks import marks_path, read_marks
+from arena.web.export import publish_site
 
 from .folders import random_bot, write
 
@@ -51,6 +52,10 @@ def test_keep_logs_all_keeps_every_seats_log_with_its_decision_marks(tmp_path: P
     for log in logs:
         marks = read_marks(marks_path(log))
         assert marks.decisions and marks.end >= marks.decisions[-1].at
+    # The organiser's own: a published site still holds faulty seats' logs only.
+    site = tmp_path / "site"
+    publish_site(folder, site)
+    assert len(list(site.glob("match/*.html"))) == 6 and not list(site.glob("log/*"))
 
 
 def test_keep_logs_takes_faults_or_all(tmp_path: Path) -> None:
