@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from arena.ladder.errors import LadderError
 from arena.manifest import BotSpec
+from arena.referee.spec import KEEP_LOGS
 from arena.sandbox.botfile import BotFileError, load_bot, missing_program
 from arena.tournament import (
     MatchSettings,
@@ -37,7 +38,7 @@ _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 
 _TOP_KEYS = frozenset({
     "name", "description", "seed", "reference", "workers", "cpu_slots", "executor",
-    "dask_address", "sandbox", "rules", "time_control", "faults", "limits", "ratings",
+    "dask_address", "sandbox", "keep_logs", "rules", "time_control", "faults", "limits", "ratings",
     "matchmaking", "validation", "quotas",
 })
 _MATCH_TABLES = ("rules", "time_control", "faults", "limits")
@@ -152,6 +153,12 @@ def parse_config(data: dict[str, Any], root: Path, where: str) -> LadderConfig:
     dask_address = get(data, "dask_address", str, "")
     if dask_address and (problem := dask_address_problem(dask_address)):
         raise fail("dask_address", problem)
+    # Whose logs a block keeps (its owner's and the organisers' to read):
+    # "all" gives every decision of the bot's-eye view its lines.
+    keep_logs = get(data, "keep_logs", str, "faults")
+    if keep_logs not in KEEP_LOGS:
+        raise fail("keep_logs", f"unknown choice {keep_logs!r} (choose {', '.join(KEEP_LOGS)})")
+    match = replace(match, keep_logs=keep_logs)
 
     tables: dict[str, dict[str, Any]] = {}
     for table, known in _TABLES.items():

@@ -20,6 +20,10 @@ def test_the_example_reads_back(tmp_path: Path) -> None:
     assert config.seed == 2**62 and config.name == "l"
     assert config.reference == (str((tmp_path / "l" / "reference" / "random").resolve()),)
     assert config.match.rules_options == (("max_deals", 6),)
+    assert config.match.keep_logs == "faults"
+    text = path.read_text()
+    path.write_text(text.replace('sandbox = "auto"', 'sandbox = "auto"\nkeep_logs = "all"', 1))
+    assert load_config(tmp_path / "l").match.keep_logs == "all"
     assert (path.stat().st_mode & 0o777) == 0o600  # the seed is the organiser's
     with pytest.raises(Exception, match="exists already"):
         new_ladder(tmp_path / "l", [RANDOM])
@@ -34,6 +38,8 @@ def test_the_example_reads_back(tmp_path: Path) -> None:
     (('"reference/random",', '"reference/nothing",'), "key 'reference[0]'"),
     (("max_deals = 6", "max_deals = 0"), "key 'rules.max_deals'"),
     (('sandbox = "auto"', 'sandbox = "vm"'), "key 'sandbox': unknown level 'vm'"),
+    (('sandbox = "auto"', 'sandbox = "auto"\nkeep_logs = "some"'),
+     "key 'keep_logs': unknown choice 'some' (choose faults, all)"),
 ])
 def test_bad_values_are_one_line(tmp_path: Path, edit: tuple[str, str], fragment: str) -> None:
     path = new_ladder(tmp_path / "l", [RANDOM])
