@@ -338,7 +338,7 @@ def test_the_browser_signs_in_and_uploads_onto_the_table(server: Server) -> None
         page.click("text=upload a bot")
         page.set_input_files("#archive", str(archive))
         page.click("#upload-go")
-        page.wait_for_url(re.compile(r".*/ladder/submission/\d+$"))
+        page.wait_for_url(re.compile(r".*/ladder/submission/\d+$"), timeout=120_000)  # the upload is checked first: slow on a loaded machine
         mine = page.url
         end = time.monotonic() + 120
         while page.inner_text("#state") != "active":  # the page refreshes itself; so do we
