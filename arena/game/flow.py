@@ -233,9 +233,10 @@ def private_offer(c: Core) -> bool:
     return c.phase == REDEAL or (c.phase == LOTTERY and c.stage == "lottery_offer")
 
 
-def without_offers(c: Core, seat: int) -> Core:
+def without_offers(c: Core, seat: int | None) -> Core:
     """The state as `seat` may know it while other seats' private offers are
-    pending: as if each were declined (docs/rules.md#private-offers).
+    pending: as if each were declined (docs/rules.md#private-offers); for
+    `seat=None` (a watcher of the table), every seat's offer.
     Declining draws no randomness, so this is the position the
     game reaches if they are declined. `c` itself is not changed."""
     if c.to_act is None or c.to_act == seat or not private_offer(c):

@@ -1,4 +1,5 @@
-"""What one seat may know (docs/rules.md#hidden-information), built only from that knowledge.
+"""What one seat may know (docs/rules.md#hidden-information), built only from that knowledge;
+and what anyone watching the table may know (`observe(c, None)`: the public view).
 
 `Observation.to_dict()` has exactly the fields of the protobuf message
 `arena.v1.Observation` (protocol/arena/v1/arena.proto), cards as text and
@@ -56,15 +57,22 @@ class Observation:
         return f"Observation(seat={self._d['seat']}, phase={self._d['phase']!r})"
 
 
-def observe(c: Core, seat: int) -> Observation:
+def observe(c: Core, seat: int | None) -> Observation:
+    """What `seat` may know; with `seat=None`, what anyone watching the table
+    may know (a spectator: docs/people.md#watching). The public view is a
+    seat's view with nothing of any seat's own: no hand, no discard, no
+    pending private offer (every one as if declined), the talon only once
+    the rules turn it face up, a given card only when the exchange is face
+    up, the lottery's guesses only after the pick; `seat` is None in it."""
     n = c.n
-    if not 0 <= seat < n:
+    if seat is not None and not 0 <= seat < n:
         raise ValueError(f"observation: seat {seat} is not a seat of this {n}-player game")
-    # Other seats' pending private offers are invisible to this seat (docs/rules.md#hidden-information).
+    # Other seats' pending private offers are invisible to this seat (docs/rules.md#hidden-information);
+    # to a watcher, every seat's is.
     c = without_offers(c, seat)
-    looked = c.looked[seat] or c.peeked[seat]
-    hand = [str(x) for x in c.hands[seat]] if looked else []
-    if c.talon_public or c.talon_seen[seat]:
+    looked = seat is not None and (c.looked[seat] or c.peeked[seat])
+    hand = [str(x) for x in c.hands[seat]] if seat is not None and looked else []
+    if c.talon_public or (seat is not None and c.talon_seen[seat]):
         talon = [str(x) for x in c.dealt_talon] if c.declarer is not None and not c.talon else []
     else:
         talon = []
@@ -72,7 +80,7 @@ def observe(c: Core, seat: int) -> Observation:
     for frm, to, card in c.given:
         visible = c.given_public or seat in (frm, to)
         given.append({"from_seat": frm, "to_seat": to, "card": str(card) if visible else ""})
-    discarded = [str(x) for x in c.discarded] if seat == c.declarer else []
+    discarded = [str(x) for x in c.discarded] if seat is not None and seat == c.declarer else []
     lottery = None
     if c.lot_organiser is not None:
         picked = c.lot_picked

@@ -55,7 +55,7 @@ class GameState:
     def __init__(self, core: Core) -> None:
         self._c = core
         self._legal: tuple[Action, ...] | None = None
-        self._obs: dict[int, Observation] | None = None
+        self._obs: dict[int | None, Observation] | None = None
 
     # ------------------------------------------------------------ public view
 
@@ -187,6 +187,17 @@ class GameState:
         obs = cache.get(seat)
         if obs is None:
             obs = cache[seat] = observe(self._c, seat)
+        return obs
+
+    def public_observation(self) -> Observation:
+        """What anyone watching the table may know now (`observe(c, None)`:
+        no seat's hand, discard or private offer); cached per state."""
+        cache = self._obs
+        if cache is None:
+            cache = self._obs = {}
+        obs = cache.get(None)
+        if obs is None:
+            obs = cache[None] = observe(self._c, None)
         return obs
 
     def __repr__(self) -> str:
