@@ -12,16 +12,21 @@ processes, the match start and end and the result stay the match's.
 
 Every seat's view is the engine's observation for that seat (arena.game),
 never rebuilt here; events are derived from two such views (events.py).
+A watcher of the table (`watch`: the lobby's spectators) is given the
+engine's public view (`GameState.public_observation()`) at the start and
+after every action, and nothing else of the state.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import logging
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
 
 from arena.game import Rules, new_game
 from arena.game.actions import Action, Bid, Pass, Play
+from arena.game.observation import Observation
 from arena.game.records import DealRecord
 from arena.referee.decide import Decider
 from arena.referee.events import after_events, completed_trick, public_events, seat_events
@@ -31,6 +36,11 @@ from arena.referee.replay import ReplayWriter
 from arena.referee.seats import Seat
 from arena.referee.spec import FaultPolicy
 from arena.wire import codec
+
+log = logging.getLogger("arena.referee")
+
+# What is told the public view of each position (GameLoop.watch).
+Watch = Callable[[Observation], None]
 
 # Actions whose text is public and that reveal nothing private to anyone.
 _QUIET = (Bid, Pass, Play)
@@ -66,6 +76,18 @@ class GameLoop:
         self.replay = replay if replay is not None else ReplayWriter("")
         self.deals: list[DealRecord] = []
         self.n_actions = 0
+        # Told the public view of the table at the start and after each
+        # action (None: nobody watches, no view is built).
+        self.watch: Watch | None = None
+
+    def _tell_watch(self, game: Any) -> None:
+        if self.watch is None:
+            return
+        try:
+            self.watch(game.public_observation())
+        except Exception as exc:  # noqa: BLE001 - a watcher's failure is not the match's
+            log.warning("the table's watcher failed (%s); it is told nothing more", exc)
+            self.watch = None
 
     async def decide(self, seat: Seat, obs: Mapping[str, Any] | None,
                      legal: Sequence[Action]) -> tuple[Action, str | None, str, float]:
@@ -133,6 +155,7 @@ class GameLoop:
     async def play(self) -> Any:
         """Play the game to its end; the engine's final GameState."""
         game = new_game(self.rules, seed=self.seed)
+        self._tell_watch(game)
         obs = self._observe(game)
         # Events wait in seat.pending and ride with the seat's next message
         # (DecisionRequest.events, or inside a DealResult / MatchEnd).
@@ -167,6 +190,7 @@ class GameLoop:
             # (docs/rules.md#hidden-information): only the actor hears of its `pass`.
             private = isinstance(action, Pass) and game.private_offer
             game = game.apply(action)
+            self._tell_watch(game)
             if self.replay.active:
                 self.replay.write({
                     "type": "action", "n": self.n_actions, "deal": deal_number,

@@ -41,7 +41,7 @@ from arena.game import Rules
 from arena.referee.bot_seed import bot_seed, new_key
 from arena.referee.decide import default_action, stop_bot
 from arena.referee.launch import seat_level, start_bot
-from arena.referee.loop import GameLoop
+from arena.referee.loop import GameLoop, Watch
 from arena.referee.marks import Marks, marks_path, write_marks
 from arena.referee.messages import PROTOCOL_VERSION, send_match_end, send_match_start
 from arena.referee.pondering import Pacer
@@ -75,12 +75,17 @@ def run_match(spec: MatchSpec) -> MatchResult:
     return asyncio.run(play_match(spec))
 
 
-async def play_match(spec: MatchSpec) -> MatchResult:
+async def play_match(spec: MatchSpec, watch: Watch | None = None) -> MatchResult:
+    """Play `spec` to its end. `watch`: told the engine's public view of the
+    table at the start and after every action (the lobby's spectators; it
+    never sees a seat's view), in this process only."""
     rules = build_rules(spec)
     if spec.transport == "tcp" and spec.sandbox != "process":
         # bwrap and docker bots have no network: none of them could connect.
         raise MatchSetupError(f"transport tcp needs the process sandbox level, not {spec.sandbox!r}")
-    return await Match(spec, rules).run()
+    match = Match(spec, rules)
+    match.loop.watch = watch
+    return await match.run()
 
 
 
