@@ -4,14 +4,18 @@ A *view* is one moment of a match as one viewer may know it. For a seat it
 is that seat's `GameState.observation(seat)` (docs/rules.md#hidden-information), reshaped and
 nothing added; for the all-cards view (`viewer` None: the replay player's
 "all cards", never a live seat) it is the whole truth, taken from every
-seat's observation plus the state's own hands and talon. JavaScript draws a
+seat's observation plus the state's own hands and talon; for a watcher of
+a live table (`viewer` "public": the lobby's spectators) it is the engine's
+public view (`GameState.public_observation()`), reshaped, with every hand
+face down. JavaScript draws a
 view and never decides what a seat may see or which cards are legal
 (docs/people.md).
 
 The view object (every key always present; cards as docs/rules.md#core text such as
 "AS", "TH"; "" is a face-down card):
 
-    viewer        int | None    the seat whose knowledge this is; None = all cards
+    viewer        int | None | "public"  the seat whose knowledge this is; None = all
+                                cards; "public" = what anyone watching may know
     players       int           2, 3 or 4 seats
     phase         str           lottery | redeal | blind | bidding | bank | exchange
                                 | contract | play | game_over
@@ -88,6 +92,18 @@ def seat_view(observation: Mapping[str, Any], rules: Rules | None = None) -> Vie
     lock = rules if rules is not None and rules.barrel == "lock" else None
     view["locked"] = [lock is not None and locked(lock, int(t)) for t in observation["totals"]]
     view["lock_threshold"] = lock.threshold if lock is not None else None
+    return view
+
+
+def public_view(observation: Mapping[str, Any], rules: Rules | None = None) -> View:
+    """The view of a watcher of the table from the engine's public view
+    (`GameState.public_observation()`): every hand None (face down)."""
+    if observation["seat"] is not None:
+        raise ValueError(f"public_view: given seat {observation['seat']}'s observation, "
+                         "not the public view (GameState.public_observation())")
+    view = seat_view({**observation, "seat": 0, "hand": []}, rules)
+    view["viewer"] = "public"
+    view["hands"] = [None] * int(observation["players"])
     return view
 
 

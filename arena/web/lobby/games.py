@@ -28,6 +28,7 @@ from arena.web.human.play import HUMAN_TIME, human_spec
 from arena.web.human.routes import Tables
 from arena.web.human.seat import GRACE, HumanSeat
 from arena.web.lobby.store import LobbyStore
+from arena.web.lobby.watch import Watching
 
 log = logging.getLogger("arena.web.lobby")
 
@@ -102,6 +103,7 @@ class Lobby:
         self.games: dict[str, LobbyGame] = {}
         self._freed = asyncio.Event()       # set when a game stops playing
         self.players: dict[str, str] = {}   # game id -> its replay in the player
+        self.watching = Watching()          # the spectators' feeds (watch.py)
         for g in self.store.games(limit=10_000):
             if g["status"] == "finished":
                 self._publish(g["id"], Path(g["replay_path"]))
@@ -274,9 +276,11 @@ class Lobby:
             keys = {h.seat: register_host(h.play, loop) for h in game.humans}
             try:
                 spec = human_spec(self._spec(game), game.humans, keys, game.human_time, game.seat_times)
-                from arena.referee.match import play_match
+                from arena.referee.match import build_rules, play_match
 
-                game.result = await play_match(spec)
+                # Spectators are told the engine's public view, never a seat's (watch.py).
+                feed = self.watching.feed(game.id, build_rules(spec))
+                game.result = await play_match(spec, watch=feed.tell)
             finally:
                 for key in keys.values():
                     unregister_host(key)
@@ -296,6 +300,20 @@ class Lobby:
             self.store.set_status(game.id, "failed", str(exc))
         finally:
             self._freed.set()
+            if game.status in ("finished", "failed"):
+                self.watching.finish(game.id, self.over(game.id))
+
+    def over(self, game_id: str) -> dict[str, Any]:
+        """What a watcher is told when the game is over: how it ended and,
+        once finished, where its all-cards replay is (served only then)."""
+        stored = self.store.game(game_id) or {}
+        game = self.games.get(game_id)
+        status = game.status if game is not None else str(stored.get("status", ""))
+        finished = status == "finished"
+        return {"status": status, "error": game.error if game is not None else stored.get("error", ""),
+                "player": self.players.get(game_id, "") if finished else "",
+                "replay": f"/lobby/game/{game_id}/replay.jsonl" if finished else "",
+                "page": f"/lobby/game/{game_id}"}
 
     async def close(self) -> None:
         tasks = [g.task for g in self.games.values() if g.task is not None and not g.task.done()]

@@ -12,6 +12,7 @@
     POST /lobby/game/{id}/sit         (anyone, while it waits) take a seat its creator
                                       opened to anyone: to the seat's page, with its cookie
     GET  /lobby/game/{id}/replay.jsonl   the finished game's replay
+    GET  /lobby/game/{id}/watch[/stream] watch the table live (watch_routes.py)
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from arena.web.guard import RateLimiter, client_of, read_body, same_origin
 from arena.web.human.routes import error_page, seated_response
 from arena.web.lobby import form as create_form
 from arena.web.lobby.games import PERSON, GameError, Lobby, LobbyGame, SeatChoice
+from arena.web.lobby.watch_routes import watch_routes
 
 log = logging.getLogger("arena.web.lobby")
 
@@ -246,6 +248,7 @@ def lobby_routes(lobby: Lobby) -> list[BaseRoute]:
               creator_only("cancel", "The game cannot be cancelled", cancel), methods=["POST"]),
         Route("/lobby/game/{game}/sit", sit, methods=["POST"]),
         Route("/lobby/game/{game}/replay.jsonl", replay),
+        *watch_routes(lobby, TEMPLATES),
     ]
 
 

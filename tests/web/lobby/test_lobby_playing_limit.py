@@ -35,7 +35,7 @@ class Matches:
         self.playing: list[str] = []
         self.release: dict[str, asyncio.Event] = {}
 
-    async def play_match(self, spec: Any) -> Any:
+    async def play_match(self, spec: Any, watch: Any = None) -> Any:
         self.playing.append(spec.match_id)
         self.release[spec.match_id] = done = asyncio.Event()
         await done.wait()
