@@ -59,7 +59,7 @@ class Observation:
 
 def observe(c: Core, seat: int | None) -> Observation:
     """What `seat` may know; with `seat=None`, what anyone watching the table
-    may know (a spectator: docs/people.md#watching). The public view is a
+    may know (a spectator: docs/people.md#watching-a-game). The public view is a
     seat's view with nothing of any seat's own: no hand, no discard, no
     pending private offer (every one as if declined), the talon only once
     the rules turn it face up, a given card only when the exchange is face
