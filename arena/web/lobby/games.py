@@ -280,6 +280,7 @@ class Lobby:
 
                 # Spectators are told the engine's public view, never a seat's (watch.py).
                 feed = self.watching.feed(game.id, build_rules(spec))
+                feed.names = [s.name for s in game.seats]
                 game.result = await play_match(spec, watch=feed.tell)
             finally:
                 for key in keys.values():

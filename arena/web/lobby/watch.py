@@ -3,8 +3,9 @@
 The referee tells a game's `Feed` the engine's public view of the table
 after every action (`play_match(watch=...)`, arena/referee/loop.py): what
 anyone watching may know, never a seat's view. The feed makes each one a
-frame (`{"type": "view", "n": N, "view": V}`, V the web's public view,
-arena/web/views.py `public_view`) and hands it to every watcher's queue; an
+frame (`{"type": "view", "n": N, "names": [...], "view": V}`, V the web's
+public view, arena/web/views.py `public_view`; the seats' names as the
+lobby lists them) and hands it to every watcher's queue; an
 action that changes nothing a watcher may know (a private offer declined,
 docs/rules.md#private-offers) makes no frame, so the frames of two tables
 with the same public story are the same bytes. When the game is over, one
@@ -72,6 +73,7 @@ class Feed:
         self.last = ""          # the last frame
         self.end = ""           # the "over" frame, once the game is over
         self.watchers: set[Watcher] = set()
+        self.names: list[str] = []  # the seats' names as the game is played (a bot in a seat nobody took)
 
     def tell(self, obs: Observation) -> None:
         """A position's public view (the referee calls this after each action)."""
@@ -80,7 +82,7 @@ class Feed:
             return
         self.last_view = view
         self.n += 1
-        self.last = f'{{"n":{self.n},"type":"view","view":{view}}}'
+        self.last = f'{{"n":{self.n},"names":{dumps(self.names)},"type":"view","view":{view}}}'
         for w in self.watchers:
             w.put(self.last)
 

@@ -103,6 +103,8 @@ def test_a_game_of_bots_watched_to_the_end(browser: Any, run_arena: Any, tmp_pat
         assert all(c == "" for h in snap["hands"] for c in h), f"frame {snap['n']}: a hand face up"
         public_talon = state.public_observation().talon
         assert all(t.split() == list(public_talon) for t in snap["talonTaken"])
+    # Seat 0 was nobody's: the bot that played it is named (the frames' names).
+    assert page.locator('#table .seat[data-seat="0"] .seat-name').inner_text() == "0: random"
     # The game seen to its end; the all-cards player is linked, and serves it.
     assert page.get_attribute("#watch-page", "data-over") == "finished"
     player = page.get_attribute("#over #player", "href")

@@ -27,6 +27,7 @@ def _game_views(seed: int) -> list[object]:
 def test_frames_are_the_public_views_and_a_repeat_makes_none() -> None:
     watching = Watching()
     feed, w = watching.join("g1")
+    feed.names = ["ann", "greedy", "random"]
     views = _game_views(3)
     for obs in views:
         feed.tell(obs)  # type: ignore[arg-type]
@@ -35,7 +36,7 @@ def test_frames_are_the_public_views_and_a_repeat_makes_none() -> None:
     assert [f["n"] for f in frames] == list(range(1, len(frames) + 1))
     assert len(frames) == len(views)
     for frame, obs in zip(frames, views, strict=True):
-        assert frame["type"] == "view"
+        assert frame["type"] == "view" and frame["names"] == ["ann", "greedy", "random"]
         assert frame["view"] == json.loads(json.dumps(public_view(obs.as_mapping())))  # type: ignore[attr-defined]
         assert frame["view"]["hands"] == [None, None, None] and frame["view"]["viewer"] == "public"
 

@@ -8,11 +8,12 @@ const page = document.getElementById("watch-page");
 const table = document.getElementById("table");
 const status = document.getElementById("status");
 const over = document.getElementById("over");
-const names = JSON.parse(page.dataset.names || "[]");
+let names = JSON.parse(page.dataset.names || "[]");  // as the page was served; each frame's win
 const source = new EventSource(page.dataset.stream);
 
 function draw(frame) {
   const view = frame.view;
+  if (frame.names && frame.names.length) names = frame.names;
   const tricks = view.tricks || [];
   // Between tricks, the last trick taken stays in the middle (it is public).
   const last = !(view.trick || []).length && tricks.length ? tricks[tricks.length - 1] : null;
