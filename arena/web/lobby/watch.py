@@ -38,7 +38,7 @@ OPENS_PER_MINUTE = 30
 BACKLOG = 4096
 
 
-def dumps(frame: Mapping[str, Any]) -> str:
+def dumps(frame: object) -> str:
     """One frame as compact, key-sorted JSON: equal frames are equal text."""
     return json.dumps(frame, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
 
