@@ -159,10 +159,14 @@ def test_a_real_lobby_queues_the_game_past_the_limit(tmp_path: Path) -> None:
             index = (await asyncio.to_thread(request, "GET", "/lobby"))[1]
             listed = dict(re.findall(r'<tr data-game="(\w+)">.*?<td class="status"[^>]*>(\w+)</td>', index, re.S))
             assert [listed[page.rsplit("/", 1)[1]] for page, _ in games] == seen, listed
+            # Each game in play (or queued) has its watch link in the list (docs/people.md#watching-a-game).
+            watch = set(re.findall(r'<a class="watch" href="/lobby/game/(\w+)/watch">', index))
+            assert watch == {page.rsplit("/", 1)[1] for page, _ in games}, watch
             for ws in sockets:
                 await ws.close()
             return seen
 
+        assert 'class="watch"' not in request("GET", "/lobby")[1]  # none while they wait
         seen = asyncio.run(sit_down())
         assert seen == ["playing"] * PLAYING_LIMIT + ["queued"], seen
     finally:
