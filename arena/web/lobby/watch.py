@@ -74,9 +74,25 @@ class Feed:
         self.end = ""           # the "over" frame, once the game is over
         self.watchers: set[Watcher] = set()
         self.names: list[str] = []  # the seats' names as the game is played (a bot in a seat nobody took)
+        self.pending: Observation | None = None  # the last position, told while nobody watched
 
     def tell(self, obs: Observation) -> None:
-        """A position's public view (the referee calls this after each action)."""
+        """A position's public view (the referee calls this after each action).
+        With nobody watching it is only kept: the frame, some 2-15 engine
+        steps of JSON (benchmarks/watch.py), is made when a watcher comes."""
+        if not self.watchers:
+            self.pending = obs
+            return
+        self.pending = None
+        self._frame(obs)
+
+    def catch_up(self) -> None:
+        """The frame of the position kept while nobody watched, if any."""
+        if self.pending is not None:
+            obs, self.pending = self.pending, None
+            self._frame(obs)
+
+    def _frame(self, obs: Observation) -> None:
         view = dumps(public_view(obs.as_mapping(), self.rules))
         if view == self.last_view:
             return
@@ -133,6 +149,7 @@ class Watching:
             raise WatchRefused(f"this server has {self.total} watchers already (at most "
                                f"{self.total} at once over all games): try again later")
         w = Watcher()
+        feed.catch_up()
         for frame in (feed.last, feed.end):
             if frame:
                 w.put(frame)

@@ -49,11 +49,14 @@ def _states_by_frame(replay_text: str) -> dict[int, GameState]:
     """The engine's state at each watch frame: the game re-played from its
     replay through the lobby's own feed (a frame for each public change)."""
     replay = parse_replay(replay_text.splitlines(), "replay.jsonl")
-    feed = Watching().feed("g", replay.rules)
+    feed, watcher = Watching().join("g")  # watched: every frame is made
+    feed.rules = replay.rules
     out: dict[int, GameState] = {}
     for state, _ in replay_states(replay):
         feed.tell(state.public_observation())
         out[feed.n] = state  # the last state of the frame (the same public view)
+        while not watcher.queue.empty():
+            watcher.queue.get_nowait()
     return out
 
 

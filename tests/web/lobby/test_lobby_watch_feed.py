@@ -50,10 +50,18 @@ def test_public_view_refuses_a_seat_s_observation() -> None:
 def test_a_late_watcher_gets_the_last_view_and_the_end_and_the_feed_goes() -> None:
     watching = Watching()
     feed = watching.feed("g1")
-    for obs in _game_views(4):
+    views = _game_views(4)
+    for obs in views[:-3]:
         feed.tell(obs)  # type: ignore[arg-type]
+    assert feed.n == 0 and not feed.last  # nobody watches: no frame is made
+    _, early = watching.join("g1")
+    for obs in views[-3:]:
+        feed.tell(obs)  # type: ignore[arg-type]
+    watching.leave(feed, early)
     _, late = watching.join("g1")
-    assert json.loads(late.queue.get_nowait())["n"] == feed.n and late.queue.empty()
+    first = json.loads(late.queue.get_nowait())
+    assert first["n"] == feed.n >= 2 and late.queue.empty()
+    assert first["view"] == json.loads(json.dumps(public_view(views[-1].as_mapping())))  # type: ignore[attr-defined]
     watching.finish("g1", {"status": "finished", "replay": "/lobby/game/g1/replay.jsonl"})
     assert json.loads(late.queue.get_nowait())["type"] == "over"
     assert "g1" in watching.feeds  # watched still
