@@ -73,6 +73,10 @@ def play(
     rematch: Annotated[bool, typer.Option(
         "--rematch", help="at the match's end a person's page offers a rematch (same options, "
         "new cards); the server waits --grace seconds for one")] = False,
+    review: Annotated[bool, typer.Option(
+        "--review", help="at the match's end a person's page offers \"Review this game\" (where "
+        "that seat lost points: docs/analysis.md); needs --replay; the server waits --grace "
+        "seconds for one and serves until its page is read")] = False,
 ) -> None:
     """Run one match between bots and print the deal-by-deal summary and the result."""
     from arena.cli.safelog import escape_controls
@@ -97,6 +101,8 @@ def play(
                or seconds_problem("--grace", grace, zero_ok=True))
     if problem:
         raise _fail(problem)
+    if review and replay is None:
+        raise _fail("--review: reviews a kept replay; give --replay FILE as well")
     if transport == "tcp" and sandbox != "process":
         raise _fail(f"--transport tcp needs --sandbox process: bots at the bwrap and docker levels "
                     f"have no network (--sandbox is {sandbox!r})")
@@ -112,7 +118,7 @@ def play(
         given = [name for name, value, default in (
             ("--human-time", human_time, 60.0), ("--human-bank", human_bank, 120.0),
             ("--grace", grace, 60.0), ("--host", host, "127.0.0.1"), ("--port", port, 0),
-            ("--rematch", rematch, False))
+            ("--rematch", rematch, False), ("--review", review, False))
             if value != default]
         if given:
             raise _fail(f"{given[0]}: an option of a person's seat, and no seat is `human` "
@@ -178,7 +184,7 @@ def play(
         human_tc = TimeControl(per_move=human_time, bank=human_bank, increment=0.0)
 
         def match(s: MatchSpec) -> Awaitable[MatchResult]:
-            return play_people(s, people, host, port, human_tc, grace, open_page, rematch)
+            return play_people(s, people, host, port, human_tc, grace, open_page, rematch, review)
     stop = OneMatchStop()
     done: list[MatchResult] = []
     try:

@@ -57,7 +57,7 @@ def can_open_browser() -> bool:
 
 async def play_people(spec: MatchSpec, people: dict[int, str], host: str, port: int,
                       time_control: TimeControl, grace: float, open_page: bool,
-                      rematch: bool = False) -> MatchResult:
+                      rematch: bool = False, review: bool = False) -> MatchResult:
     from arena.cli.safelog import escape_controls
     from arena.referee.transcript import result_lines
     from arena.web.human.play import play_with_people, rematch_spec
@@ -85,7 +85,8 @@ async def play_people(spec: MatchSpec, people: dict[int, str], host: str, port: 
                    "(with the same --key) deals its cards")
 
     return await play_with_people(spec, people, host=host, port=port, time_control=time_control,
-                                  grace=grace, on_ready=ready, rematch=rematch, on_result=result)
+                                  grace=grace, on_ready=ready, rematch=rematch, on_result=result,
+                                  review=review)
 
 
 def lobby_routes(bots: Sequence[Path], data: Path, sandbox: str, grace: float, human_time: float,

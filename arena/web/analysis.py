@@ -54,6 +54,20 @@ def reports(root: Path, match_id: str, seats: int, viewer: int | None) -> list[d
     return out
 
 
+def review_reports(replay: Path, seats: int, viewer: int | None) -> list[dict[str, Any]]:
+    """The reviews kept beside a replay file ("review this game", web/review.py)
+    the viewer may see: every reviewed seat in the all-cards view, a seat's
+    own in its view. A review is built from its seat's observations only."""
+    from arena.web.review import read_report
+
+    out = []
+    for seat in range(seats) if viewer is None else (viewer,):
+        report = read_report(replay, seat)
+        if report is not None and not report.get("settings", {}).get("open_hand", True):
+            out.append(_slim(report))
+    return out
+
+
 def _slim(report: dict[str, Any]) -> dict[str, Any]:
     """What the player draws: per decision the action, the best one, the loss."""
     return {

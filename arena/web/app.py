@@ -308,6 +308,15 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
         data = {"seats": reports(t.root, match_id, seats, viewer)}
         return Response(json.dumps(data, separators=(",", ":")), media_type="application/json")
 
+    def replay_analysis_api(request: Request) -> Response:
+        """The reviews kept beside a replay file, for one view (web/analysis.py)."""
+        from arena.web.analysis import review_reports
+
+        path = _replay_file(request)
+        seats = seats_of(path)
+        data = {"seats": review_reports(path, seats, _viewer(request.path_params["view"], seats))}
+        return Response(json.dumps(data, separators=(",", ":")), media_type="application/json")
+
     def seat_log(request: Request) -> Response:
         t = web.tournament(request.path_params["t"])
         match_id = request.path_params["id"]
@@ -334,6 +343,7 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
                           seats=seats, data_url=f"/api/r/{name}/{{view}}/start.json", viewer=viewer,
                           deals_url=f"/api/r/{name}/{{view}}/deals/{{deal}}.json",
                           inline=_inline(path, viewer), match_id=path.stem,
+                          analysis_url=f"/api/r/{name}/{{view}}/analysis.json",
                           decision_url=f"/api/r/{name}/{{view}}/decision/{{n}}.json")
 
     def replay_api(request: Request) -> Response:
@@ -391,6 +401,7 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
         Route("/r/{name}", replay_player),
         Route("/api/r/{name}/{view}.json", replay_api),
         Route("/api/r/{name}/{view}/decision/{n:int}.json", replay_decision_api),
+        Route("/api/r/{name}/{view}/analysis.json", replay_analysis_api),
         Route("/api/r/{name}/{view}/{part}.json", replay_api),
         Route("/api/r/{name}/{view}/deals/{deal:int}.json", replay_api),
         *extra_routes,

@@ -12,6 +12,7 @@ sit down.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import hashlib
 import hmac
@@ -24,9 +25,10 @@ from starlette.exceptions import HTTPException
 
 from arena.referee.hosted import hosted_bot, register_host, unregister_host
 from arena.referee.spec import MatchResult, MatchSpec, TimeControl
-from arena.web.human.routes import RematchRefused, Tables, http_error, human_routes
+from arena.web.human.routes import RematchRefused, ReviewDesk, Tables, http_error, human_routes
 from arena.web.human.seat import GRACE, HumanSeat
 from arena.web.human.serving import Serving
+from arena.web.review import Reviews
 
 # A person's default time control: a generous limit per move (the page
 # counts it down) and a bank for the odd long think; no increment.
@@ -119,12 +121,16 @@ async def play_with_people(
     time_control: TimeControl = HUMAN_TIME, grace: float = GRACE,
     on_ready: Callable[[list[tuple[HumanSeat, str]]], None] | None = None,
     rematch: bool = False, on_result: Callable[[MatchResult], None] | None = None,
+    review: bool = False,
 ) -> MatchResult:
     """Serve the human seats, wait for the people, play the match. With
     `rematch`, the end of the match offers its people a rematch (rematch_spec):
     the server waits `grace` seconds for one to be asked, and plays it when its
     people are seated; each match's result but the last goes to `on_result`
-    as the next begins, the last is returned."""
+    as the next begins, the last is returned. With `review` (and a replay
+    kept), the end of the match offers "Review this game" (web/review.py):
+    the server waits `grace` seconds for one to be asked, and serves while
+    a review runs and `grace` seconds after, for its page to be read."""
     from arena.referee.match import build_rules, play_match
 
     build_rules(spec)  # a bad choice of rules fails before anyone is asked to join
@@ -143,39 +149,65 @@ async def play_with_people(
              "No replay was kept: `arena play human ... --replay FILE` keeps one.")
     if rematch and spec.replay_path:
         after += f" A rematch's is beside it: {Path(spec.replay_path).stem}-rematch1{Path(spec.replay_path).suffix}, ..."
+    reviews = Reviews() if review and spec.replay_path else None
+    finished: list[Path] = []    # the replay of the match just over, while a review may be asked
+    desk = ReviewDesk(reviews, lambda _g: finished[-1] if finished else None) if reviews else None
     app = Starlette(routes=[*human_routes(tables, title=lambda _g: f"match {spec.match_id}", after=after,
-                                          rematch=table.ask if rematch else None),
+                                          rematch=table.ask if rematch else None, review=desk),
                             Mount("/static", StaticFiles(directory=STATIC_DIR), name="static")],
                     exception_handlers={HTTPException: http_error})
     loop = asyncio.get_running_loop()
-    async with Serving(app, host, port) as serving:
-        number = 0
-        while True:
-            seats = table.seats
-            keys = {s.seat: register_host(s.play, loop) for s in seats}
-            try:
-                if on_ready is not None:
-                    on_ready([(s, f"{serving.url}/join/{s.join_secret}") for s in seats])
-                await wait_seated(seats)
-                this = spec if number == 0 else rematch_spec(spec, number)
-                result = await play_match(human_spec(this, seats, keys, time_control))
-                await linger(seats)
-            finally:
-                for key in keys.values():
-                    unregister_host(key)
-            if not rematch:
-                return result
-            table.previous, table.next, table.open = seats, None, True
-            table.asked.clear()
-            try:
-                await asyncio.wait_for(table.asked.wait(), timeout=grace)
-            except TimeoutError:
-                return result
-            finally:
-                table.open = False
-            assert table.next is not None
-            if on_result is not None:
-                on_result(result)
-            number += 1
-            table.seats = table.next
-            tables.add("play", table.seats)
+    try:
+        async with Serving(app, host, port) as serving:
+            number = 0
+            while True:
+                seats = table.seats
+                keys = {s.seat: register_host(s.play, loop) for s in seats}
+                try:
+                    if on_ready is not None:
+                        on_ready([(s, f"{serving.url}/join/{s.join_secret}") for s in seats])
+                    await wait_seated(seats)
+                    this = spec if number == 0 else rematch_spec(spec, number)
+                    finished.clear()
+                    result = await play_match(human_spec(this, seats, keys, time_control))
+                    if this.replay_path:
+                        finished.append(Path(this.replay_path))
+                    await linger(seats)
+                finally:
+                    for key in keys.values():
+                        unregister_host(key)
+                if not rematch and reviews is None:
+                    return result
+                table.previous, table.next, table.open = seats, None, rematch
+                table.asked.clear()
+                try:
+                    asked = await _after_match(table.asked, reviews, grace)
+                finally:
+                    table.open = False
+                if not asked:
+                    return result
+                assert table.next is not None
+                if on_result is not None:
+                    on_result(result)
+                number += 1
+                table.seats = table.next
+                tables.add("play", table.seats)
+    finally:
+        if reviews is not None:
+            await asyncio.to_thread(reviews.close)
+
+
+async def _after_match(asked: asyncio.Event, reviews: Reviews | None, grace: float) -> bool:
+    """After a match: True once a rematch is asked; False when `grace`
+    seconds passed with none asked and no review running (a review keeps
+    the server up, and `grace` more seconds after it ends for its page)."""
+    deadline = time.monotonic() + grace
+    while not asked.is_set():
+        if reviews is not None and reviews.busy():
+            deadline = time.monotonic() + grace
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asked.wait(), timeout=min(left, 0.2))
+    return True

@@ -4,6 +4,9 @@
                                           cookie and redirects to the seat's page
     GET  /game/{game}/seat/{seat}         the seat's page (needs the cookie)
     WS   /game/{game}/seat/{seat}/socket  the seat's frames out, its actions in
+    POST /game/{game}/seat/{seat}/review  (the seat's browser, the game over) review it
+    GET  /game/{game}/seat/{seat}/review  the review: its progress, then where points were
+                                          lost (review.json: the same as data)
     GET  /human/static/...                the page's script and style
 
 `Tables` maps game ids to their human seats; `arena play` has one game, the
@@ -18,6 +21,7 @@ import hmac
 import json
 import logging
 from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,12 +35,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from arena.web.guard import same_origin
 from arena.web.human.seat import REFUSED_LIMIT, HumanSeat
+from arena.web.review import ReviewRefused, Reviews, Status
 
 log = logging.getLogger("arena.web.human")
 
 HERE = Path(__file__).parent
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
 MESSAGE_LIMIT = 4096          # bytes of one message from a page
+REPLAY_WAIT = 30.0            # seconds a review asked at the match's end waits for its replay
 
 
 class RematchRefused(ValueError):
@@ -47,6 +53,18 @@ class RematchRefused(ValueError):
 # cookie) -> the seat of the rematch and its session, None when the cookie
 # is not the seat's; RematchRefused when there is no rematch to have.
 Rematch = Callable[[str, int, str | None], tuple[HumanSeat, str] | None]
+
+
+@dataclass(frozen=True)
+class ReviewDesk:
+    """"Review this game" (arena/web/review.py) for the seats of these
+    tables: `replay(game)` is a finished game's replay (None while it plays
+    or if none is kept); `player(game, seat)` the replay player's URL of
+    that seat's view ("" if none is served)."""
+
+    reviews: Reviews
+    replay: Callable[[str], Path | None]
+    player: Callable[[str, int], str] = lambda _game, _seat: ""
 
 
 class Tables:
@@ -98,10 +116,12 @@ def _peer(conn: Request | WebSocket) -> str:
 
 def human_routes(tables: Tables, title: Callable[[str], str] | None = None,
                  links: Callable[[str], list[tuple[str, str]]] | None = None,
-                 after: str = "", rematch: Rematch | None = None) -> list[BaseRoute]:
+                 after: str = "", rematch: Rematch | None = None,
+                 review: ReviewDesk | None = None) -> list[BaseRoute]:
     """The routes of human seats over `tables`; `title(game)` names a game on its
     page; `links(game)` are the (label, URL) pairs its result shows (the game's
-    page, the replay), else the line `after` says where the replay went."""
+    page, the replay), else the line `after` says where the replay went;
+    `review`: the end-of-game panel offers "Review this game"."""
 
     def find(request: Request | WebSocket) -> tuple[str, HumanSeat | None]:
         game = str(request.path_params["game"])
@@ -141,7 +161,70 @@ def human_routes(tables: Tables, title: Callable[[str], str] | None = None,
             "socket": seat_path(game, seat.seat) + "/socket",
             "links": json.dumps(links(game) if links else []), "after": after,
             "rematch": seat_path(game, seat.seat) + "/rematch" if rematch else "",
+            "review": seat_path(game, seat.seat) + "/review" if review else "",
         })
+
+    def reviewed(request: Request) -> tuple[str, HumanSeat, Path] | Response:
+        """The game, the seat and its replay of a review request, or the refusal."""
+        game, seat = find(request)
+        if seat is None:
+            return error_page(request, 404, f"No seat {request.path_params['seat']} in game {game!r}.")
+        if not seat.admits(request.cookies.get(cookie_name(game, seat.seat))):
+            log.warning("seat %d of %s: refused a review without the seat's cookie (from %s)",
+                        seat.seat, game, _peer(request))
+            return error_page(request, 403, "Only the browser that held this seat may review its game.")
+        assert review is not None
+        replay = review.replay(game)
+        if replay is None:
+            return error_page(request, 409, "No review yet: the game is still being played "
+                              "(or it kept no replay).")
+        return game, seat, replay
+
+    async def start_review(request: Request) -> Response:
+        if not same_origin(request):
+            log.warning("refused a review posted from another site (from %s)", _peer(request))
+            return error_page(request, 403, "A review is asked from the seat's own page, not another site.")
+        got = reviewed(request)
+        game, seat = find(request)
+        for _ in range(int(REPLAY_WAIT / 0.1)):
+            # The page shows the end as soon as the referee says it; the
+            # replay is kept once the referee has stopped the bots, a moment
+            # later: a review asked in between waits for it.
+            if not (isinstance(got, Response) and got.status_code == 409 and seat and seat.ended):
+                break
+            await asyncio.sleep(0.1)
+            got = reviewed(request)
+        if isinstance(got, Response):
+            return got
+        game, seat, replay = got
+        assert review is not None
+        try:
+            review.reviews.start(replay, seat.seat)
+        except ReviewRefused as exc:
+            response = error_page(request, 503, f"No review now: {exc}.")
+            response.headers["Retry-After"] = "60"
+            return response
+        log.info("seat %d (%s) of %s: review asked", seat.seat, seat.name, game)
+        return RedirectResponse(seat_path(game, seat.seat) + "/review", status_code=303)
+
+    async def show_review(request: Request) -> Response:
+        got = reviewed(request)
+        if isinstance(got, Response):
+            return got
+        game, seat, replay = got
+        assert review is not None
+        status = review.reviews.status(replay, seat.seat)
+        if request.url.path.endswith(".json"):
+            return Response(json.dumps(asdict(status) if status else None, sort_keys=True),
+                            media_type="application/json")
+        return TEMPLATES.TemplateResponse(request, "review.html", {
+            "title": title(game) if title else game, "seat": seat.seat, "name": seat.name,
+            "status": status, "action": seat_path(game, seat.seat) + "/review",
+            "back": seat_path(game, seat.seat), "player": _player(status, game, seat.seat),
+        })
+
+    def _player(status: Status | None, game: str, seat: int) -> str:
+        return review.player(game, seat) if review and status and status.state == "done" else ""
 
     async def again(request: Request) -> Response:
         """A rematch from the end-of-match panel: only from this site's page
@@ -192,6 +275,9 @@ def human_routes(tables: Tables, title: Callable[[str], str] | None = None,
         Route("/game/{game}/seat/{seat:int}", page),
         WebSocketRoute("/game/{game}/seat/{seat:int}/socket", socket),
         *([Route("/game/{game}/seat/{seat:int}/rematch", again, methods=["POST"])] if rematch else []),
+        *([Route("/game/{game}/seat/{seat:int}/review", start_review, methods=["POST"]),
+           Route("/game/{game}/seat/{seat:int}/review", show_review),
+           Route("/game/{game}/seat/{seat:int}/review.json", show_review)] if review else []),
         Mount("/human/static", StaticFiles(directory=str(HERE / "static")), name="human-static"),
     ]
 

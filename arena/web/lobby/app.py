@@ -6,9 +6,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from starlette.routing import BaseRoute
 
-from arena.web.human.routes import Tables, human_routes
+from arena.web.human.routes import ReviewDesk, Tables, human_routes
 from arena.web.lobby.games import Lobby, LobbyConfig
 from arena.web.lobby.routes import lobby_routes
 
@@ -26,4 +28,17 @@ def lobby_routes_for(config: LobbyConfig) -> tuple[Lobby, list[BaseRoute]]:
         # once it is over (and the lobby's rematch).
         return [("the game's page: result, replay and rematch", f"/lobby/game/{game}")]
 
-    return lobby, [*human_routes(tables, title=title, links=links), *lobby_routes(lobby)]
+    def replay(game: str) -> Path | None:
+        """A finished game's replay: what its people may review."""
+        stored = lobby.store.game(game)
+        if stored is None or stored["status"] != "finished" or not stored["replay_path"]:
+            return None
+        path = Path(stored["replay_path"])
+        return path if path.is_file() else None
+
+    def player(game: str, seat: int) -> str:
+        url = lobby.players.get(game, "")
+        return f"{url}?view={seat}" if url else ""
+
+    desk = ReviewDesk(lobby.reviews, replay, player)
+    return lobby, [*human_routes(tables, title=title, links=links, review=desk), *lobby_routes(lobby)]

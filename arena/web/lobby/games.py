@@ -29,6 +29,7 @@ from arena.web.human.routes import Tables
 from arena.web.human.seat import GRACE, HumanSeat
 from arena.web.lobby.store import LobbyStore
 from arena.web.lobby.watch import Watching
+from arena.web.review import Reviews
 
 log = logging.getLogger("arena.web.lobby")
 
@@ -104,6 +105,7 @@ class Lobby:
         self._freed = asyncio.Event()       # set when a game stops playing
         self.players: dict[str, str] = {}   # game id -> its replay in the player
         self.watching = Watching()          # the spectators' feeds (watch.py)
+        self.reviews = Reviews()            # "review this game", asked from a seat's page
         for g in self.store.games(limit=10_000):
             if g["status"] == "finished":
                 self._publish(g["id"], Path(g["replay_path"]))
@@ -321,6 +323,7 @@ class Lobby:
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.to_thread(self.reviews.close)
         self.store.close()
 
     def view(self, game: LobbyGame) -> dict[str, Any]:

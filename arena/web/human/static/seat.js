@@ -270,6 +270,14 @@ function renderResult() {
     why.textContent = " the same options and seats, new cards";
     form.append(go, why); box.append(form);
   }
+  if (page.dataset.review) {  // "Review this game": where this seat lost points (docs/analysis.md)
+    const form = document.createElement("form");
+    form.method = "post"; form.action = page.dataset.review; form.id = "review-form";
+    const go = document.createElement("button"); go.type = "submit"; go.id = "review"; go.textContent = "Review this game";
+    const why = document.createElement("span"); why.className = "muted";
+    why.textContent = " where you lost points, decision by decision, from what you knew";
+    form.append(go, why); box.append(form);
+  }
 }
 
 function renderDealEnd() {

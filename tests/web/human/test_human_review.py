@@ -1,0 +1,52 @@
+"""`arena play human --review`: at the match's end the person's panel offers
+"Review this game"; pressing it in Chromium runs the analysis of the
+person's seat through the same real `arena play` process, whose page shows
+it and which stops once it has been read (after --grace); the report is
+kept beside the replay. `--review` without `--replay` is one line."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clihelp import cli_here
+
+from arena.analysis.replay import Settings, analyse, dumps
+from arena.referee.replay import read_replay
+from arena.web.review import WORK, report_path
+
+from .seat_driver import play_to_the_end
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+
+ROOT = Path(__file__).resolve().parents[3]
+GREEDY, RANDOM = str(ROOT / "sample_bots" / "greedy"), str(ROOT / "sample_bots" / "random")
+URL = re.compile(r"open (http://127\.0\.0\.1:\d+)(/join/\S+)")
+
+
+def test_review_this_game_after_arena_play_human(browser: Any, run_arena: Any, tmp_path: Path) -> None:
+    replay = tmp_path / "game.jsonl"
+    proc = run_arena("play", "human:ann", GREEDY, RANDOM, "--no-open", "--seed", "5",
+                     "--option", "max_deals=1", "--sandbox", "process", "--replay", str(replay),
+                     "--review", "--grace", "3")
+    url = URL.search(proc.wait_line("open http"))
+    assert url, "arena play printed no join link"
+    page = browser.new_context().new_page()
+    page.goto(url.group(1) + url.group(2))
+    play_to_the_end(page)
+    page.locator("#result #review").click()
+    page.wait_for_selector("#review[data-state=done], #review[data-state=failed]", timeout=180_000)
+    assert page.locator("#review").get_attribute("data-state") == "done", page.inner_text("main")
+    assert page.locator("#review-summary tr[data-part=all]").count() == 1
+    code, _out, err = proc.finish()
+    assert code == 0, err
+    expected = dumps(analyse(read_replay(replay), 0, Settings(work=WORK, open_hand=False)))
+    assert report_path(replay, 0).read_text(encoding="utf-8") == expected
+
+
+def test_review_needs_a_replay(tmp_path: Path) -> None:
+    got = cli_here("play", "human:ann", GREEDY, RANDOM, "--no-open", "--review")
+    assert got.returncode == 2 and got.stderr.strip().splitlines() == [
+        "error: --review: reviews a kept replay; give --replay FILE as well"]
