@@ -118,7 +118,8 @@ def _run(app: Any, sock: Any, the_lobby: Any, lobby: bool) -> None:
     serve_app(app, sock, "arena serve",
               lines=lambda base: [f"lobby: {base}lobby"] if lobby else [],
               limits={"ws_max_size": 64 * 1024},  # a seat page sends short actions
-              wrap=None if the_lobby is None else wrap)
+              wrap=None if the_lobby is None else wrap,
+              stopping=None if the_lobby is None else the_lobby.watching.close)
 
 
 def register(app: typer.Typer) -> None:

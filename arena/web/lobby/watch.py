@@ -43,6 +43,10 @@ def dumps(frame: object) -> str:
     return json.dumps(frame, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
 
 
+# Sent to every watcher as the server stops (its stream then ends).
+CLOSED = '{"type":"closed","why":"the server is stopping"}'
+
+
 class WatchRefused(Exception):
     """Too many watchers; says which bound and its number."""
 
@@ -155,6 +159,12 @@ class Watching:
                 w.put(frame)
         feed.watchers.add(w)
         return feed, w
+
+    def close(self) -> None:
+        """The server stops: every stream is told so, and ends."""
+        for feed in self.feeds.values():
+            for w in feed.watchers:
+                w.put(CLOSED)
 
     def leave(self, feed: Feed, w: Watcher) -> None:
         feed.watchers.discard(w)

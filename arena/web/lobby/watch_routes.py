@@ -26,7 +26,7 @@ from starlette.templating import Jinja2Templates
 from arena.web.guard import RateLimiter, client_of
 from arena.web.human.routes import error_page
 from arena.web.lobby.games import Lobby
-from arena.web.lobby.watch import OPENS_PER_MINUTE, WatchRefused, dumps
+from arena.web.lobby.watch import CLOSED, OPENS_PER_MINUTE, WatchRefused, dumps
 
 log = logging.getLogger("arena.web.lobby")
 
@@ -80,7 +80,7 @@ def watch_routes(lobby: Lobby, templates: Jinja2Templates) -> list[BaseRoute]:
                         yield ": keep-alive\n\n"
                         continue
                     yield f"data: {frame}\n\n"
-                    if frame == feed.end:
+                    if frame in (feed.end, CLOSED):
                         return
             finally:
                 lobby.watching.leave(feed, watcher)

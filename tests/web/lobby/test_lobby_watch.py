@@ -136,3 +136,24 @@ def test_two_games_with_the_same_public_story_send_the_same_frames(run_arena: An
         gives.append([r["action"] for r in lines if r["type"] == "action" and r["action"].startswith("give")])
         conn.close()
     assert gives[0] and gives[1] and gives[0] != gives[1]
+
+
+def test_an_open_watch_stream_does_not_hold_the_server_up(run_arena: Any, tmp_path: Path) -> None:
+    """uvicorn waits for every request in flight when it is stopped, and a
+    watch stream never ends by itself: one open watch page kept `arena
+    serve --lobby` running after SIGTERM for good. Now the stream is told
+    the server stops, ends, and the server exits."""
+    import signal
+
+    proc = run_arena("serve", "--lobby", "--data", str(tmp_path / "lobby"), "--port", "0")
+    port = served_port(proc.wait_line("serving on"))
+    game, _ = create(port, PEOPLE)
+    conn, response = open_stream(port, game)
+    assert response.status == 200
+    assert response.readline() == b"retry: 3000\n"  # the stream is open and held
+    proc.proc.send_signal(signal.SIGTERM)
+    lines = [raw.decode() for raw in response]  # to its end
+    assert "data: {\"type\":\"closed\",\"why\":\"the server is stopping\"}\n" in lines, lines
+    code, _, err = proc.finish(timeout=60)  # a hang would end here, the test failed
+    conn.close()
+    assert code == 128 + signal.SIGTERM and "the server was stopped" in err and "Traceback" not in err, (code, err)

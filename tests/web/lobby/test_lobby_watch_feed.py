@@ -92,3 +92,12 @@ def test_a_watcher_that_does_not_read_is_let_go() -> None:
         feed.last_view = ""  # a new view each time
         feed.tell(views[i % len(views)])  # type: ignore[arg-type]
     assert w.dropped and w.queue.qsize() == BACKLOG
+
+
+def test_every_stream_is_told_when_the_server_stops() -> None:
+    from arena.web.lobby.watch import CLOSED
+
+    watching = Watching()
+    streams = [watching.join(g)[1] for g in ("a", "a", "b")]
+    watching.close()
+    assert [w.queue.get_nowait() for w in streams] == [CLOSED] * 3

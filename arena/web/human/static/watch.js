@@ -49,6 +49,11 @@ source.onmessage = (event) => {
   const frame = JSON.parse(event.data);
   if (frame.type === "view") draw(frame);
   else if (frame.type === "over") finish(frame);
+  else if (frame.type === "closed") {
+    source.close();
+    page.setAttribute("data-over", "closed");
+    status.textContent = "the server was stopped: the game's page says how the game ended";
+  }
 };
 source.onerror = () => {
   if (page.getAttribute("data-over") === null) status.textContent = "connection lost; trying again…";
