@@ -13,34 +13,32 @@ from __future__ import annotations
 
 import dataclasses
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from operator import attrgetter
 from pathlib import Path
 
 from arena.manifest import BotSpec
-from arena.referee.spec import MatchSpec
+from arena.referee.spec import MatchResult, MatchSpec
 from arena.sandbox.botfile import (
     BotFileError,
     inside_bot_problem,
     load_bot,
     missing_program,
 )
-from arena.tournament.executors.deal_gate import interleave
 from arena.tournament.executors.local import Executor
 from arena.tournament.gauntlet.sets import (
     GauntletError,
+    PlannedMatch,
     Settings,
     Verdict,
-    judge,
-    plan_set,
-    set_scores,
 )
 from arena.tournament.plan import registry
 from arena.tournament.plan.config import CONFIG_NAME
 from arena.tournament.plan.match_settings import REPLAYS_DIR, MatchSettings
 from arena.tournament.plan.secrecy import match_key
+from arena.tournament.run import loop
 from arena.tournament.run.playing import Playing, clear_part_files
+from arena.tournament.stop.sprt_rule import Sprt
 from arena.tournament.store import BotRow, Store
 
 STORE_NAME = "gauntlet.sqlite"
@@ -249,63 +247,25 @@ class RunReport:
 
 def run(p: Prepared, store: Store, executor_factory: Callable[[], Executor],
         on_update: Callable[[Verdict], None] | None = None) -> RunReport:
-    """Play sets until the test decides (stop "sprt") or max_sets are in.
-    Matches already in flight when the test decides are finished and
-    stored, but do not count (sprt.state reads sets in order and stops at
-    the first crossing)."""
-    settings, max_sets = p.settings, p.request.max_sets
-    per_set = len(plan_set(settings, 0))
+    """Play sets until the test decides (stop "sprt") or max_sets are in
+    (arena/tournament/stop/sprt_rule.py)."""
     store.reset_running()
-    places = finished_places(store)
-
-    def verdict() -> Verdict:
-        return judge(settings, set_scores(settings, places, max_sets), max_sets, per_set)
-
-    report = RunReport(verdict())
+    rule = Sprt(p.settings, p.request.max_sets, p.bot_ids, store, finished_places(store))
+    report = RunReport(rule.verdict)
     if on_update:
         on_update(report.verdict)
-    if report.verdict.finished:
-        store.set_json(VERDICT_KEY, report.verdict.to_json(settings, max_sets))
-        return report
-    if p.request.match.replays:
-        clear_part_files(p.request.root / REPLAYS_DIR)
+    if not report.verdict.finished:
+        if p.request.match.replays:
+            clear_part_files(p.request.root / REPLAYS_DIR)
 
-    def feed() -> Iterator[MatchSpec]:
-        # The matches of one set share its deal seed, and the executors play
-        # no two on one seed at once (deal_gate.py): as many sets as there
-        # are workers are played side by side, their matches in turn.
-        together = max(1, executor.workers)
-        for first in range(0, max_sets, together):
-            if report.errors or verdict().finished:
-                return
-            todo = [m for set_no in range(first, min(first + together, max_sets))
-                    for m in plan_set(settings, set_no) if m.match_id not in places]
-            store.plan((m.match_id, m.set_no, 0, m.order_no, m.seed,
-                        [p.bot_ids[i] for i in m.bots]) for m in todo)
-            for m in interleave(todo, attrgetter("seed"), together):
-                # Read before every match, not only between sets: the results
-                # that came back meanwhile may decide, and a match started
-                # after the decision is CPU spent on nothing.
-                if report.errors or report.verdict.finished:
-                    return
-                store.mark_running([m.match_id])
-                yield _spec(p, m.match_id, m.seed, m.bots)
+        def on_result(m: PlannedMatch, result: MatchResult | None) -> None:
+            if result is not None and on_update:
+                on_update(rule.verdict)
 
-    with Playing(executor_factory) as playing:
-        executor = playing.executor()
-        for outcome in executor.play(feed()):
-            if outcome.result is None or outcome.result.match_id != outcome.match_id:
-                error = outcome.error or "runner returned a result for another match"
-                store.fail(outcome.match_id, error)
-                report.errors.append(f"{outcome.match_id}: {error}")
-                continue
-            store.finish(outcome.result)
-            places[outcome.match_id] = tuple(
-                s.place for s in sorted(outcome.result.seats, key=lambda s: s.seat))
-            report.played += 1
-            report.verdict = verdict()
-            if on_update:
-                on_update(report.verdict)
-    report.verdict = verdict()
-    store.set_json(VERDICT_KEY, report.verdict.to_json(settings, max_sets))
+        with Playing(executor_factory) as playing:
+            ended = loop.play(playing, rule, store,
+                              lambda m: _spec(p, m.match_id, m.seed, m.bots), on_result)
+        report.played, report.errors = ended.played, ended.errors
+    report.verdict = rule.judge()
+    store.set_json(VERDICT_KEY, report.verdict.to_json(p.settings, p.request.max_sets))
     return report

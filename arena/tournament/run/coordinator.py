@@ -8,9 +8,8 @@ match-id order, so they never depend on completion order or interruptions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from operator import attrgetter
 from pathlib import Path
 
 import trueskill
@@ -18,15 +17,17 @@ import trueskill
 from arena.referee.spec import MatchResult, MatchSpec
 from arena.sandbox.botfile import BotFileError, load_bot
 from arena.tournament.errors import TournamentError
-from arena.tournament.executors.deal_gate import interleave
-from arena.tournament.executors.local import Executor, Outcome
+from arena.tournament.executors.local import Executor
 from arena.tournament.plan import fingerprint, registry, schedule
 from arena.tournament.plan.config import TournamentConfig
 from arena.tournament.plan.match_settings import REPLAYS_DIR
 from arena.tournament.plan.secrecy import match_key, revealed_after, salt
 from arena.tournament.rating import ratings
+from arena.tournament.run import loop
 from arena.tournament.run.playing import Playing, clear_part_files
-from arena.tournament.stop import adaptive
+from arena.tournament.stop import settled
+from arena.tournament.stop.rule import Fixed, StopRule
+from arena.tournament.stop.settled import Settled
 from arena.tournament.store import BotRow, MatchRow, Store
 
 
@@ -234,147 +235,42 @@ def run(
     for rm in rated_matches(done_rows):
         _update_live(env, live, rm)
     finished = len(done_rows)
-    played = 0
-    errors: list[str] = []
     if on_progress:
         on_progress(finished, len(field.plan), _leader(live, names))
 
-    stopped = ""
     specs: dict[int, object] = {}
+
+    def to_spec(row: MatchRow) -> MatchSpec:
+        if not specs:  # when the first match is played: a run with nothing to play reads no bot
+            specs.update({b.id: registry.bot_spec(b, root) for b in field.bots})
+        return match_spec(config, row, specs)
+
+    def on_result(row: MatchRow, result: MatchResult | None) -> None:
+        nonlocal finished
+        if result is not None:
+            _update_live(env, live, to_rated(row.match_id, unit(row), row.bot_ids, result))
+            finished += 1
+        if on_progress:
+            on_progress(finished, len(field.plan), _leader(live, names))
+
+    rule: StopRule[MatchRow] = (
+        Settled(field.bots, field.plan, store, config.duplicate_sets)
+        if config.stop == "settled" else Fixed(todo))
     with Playing(executor_factory) as playing:
-        for batch in _rounds(config, field, store, todo, errors):
-            if isinstance(batch, str):
-                stopped = batch
-                break
-            if not batch:
-                continue
-            if not playing.started:
-                specs = {b.id: registry.bot_spec(b, root) for b in field.bots}
-            executor = playing.executor()
-            by_id = {r.match_id: r for r in batch}
-
-            def feed(rows: list[MatchRow] = batch, specs: dict[int, object] = specs,
-                     width: int = 2 * max(1, executor.workers)) -> Iterator[MatchSpec]:
-                # Tables in turn, as many as the executor keeps in flight:
-                # it plays no two matches on one deal seed at once
-                # (deal_gate.py), so the next is on others.
-                for row in interleave(rows, attrgetter("seed"), width):
-                    store.mark_running([row.match_id])
-                    yield match_spec(config, row, specs)
-
-            for outcome in executor.play(feed()):
-                played_ok = _record(store, outcome, errors)
-                if played_ok and outcome.result is not None:
-                    row = by_id[outcome.match_id]
-                    _update_live(env, live, to_rated(row.match_id, unit(row), row.bot_ids,
-                                                     outcome.result))
-                    finished += 1
-                    played += 1
-                if on_progress:
-                    on_progress(finished, len(field.plan), _leader(live, names))
+        ended = loop.play(playing, rule, store, to_spec, on_result)
 
     save_ratings(store, field)
-    return RunSummary(len(field.plan), finished, played, len(errors), tuple(errors), stopped)
-
-
-SETTLED = "settled"  # round_choice: the stop has settled, no further round
-
-
-def round_choice(bots: Sequence[BotRow], sets: dict[int, list[schedule.PlannedMatch]],
-                 rows: dict[str, MatchRow], set_no: int) -> set[str] | str:
-    """The adaptive stop's choice for set `set_no` (arena/tournament/stop/adaptive.py):
-    the match ids it plays, or SETTLED. Chosen from the finished results of
-    the sets before it only, so a resumed run (and `tournament status`)
-    choose the same. `bots` by schedule index."""
-    def triple(m: schedule.PlannedMatch) -> tuple[int, ...]:
-        return tuple(sorted(bots[i].id for i in m.bots))
-
-    if set_no == 0:
-        return {m.match_id for m in sets[0]}
-    played = [adaptive.Played(r.match_id, unit(r), r.bot_ids, to_rated(
-        r.match_id, unit(r), r.bot_ids, r.result).places) for r in rows.values()
-        if r.status == "finished" and r.result is not None and r.set_no < set_no]
-    open_pairs = [p for p in adaptive.pairs(played, [b.id for b in bots]) if p.decision is None]
-    if not open_pairs:
-        return SETTLED
-    if set_no not in sets:  # after the last set: only whether it settled
-        return set()
-    chosen = set(adaptive.next_tables(sorted({triple(m) for m in sets[set_no]}), open_pairs,
-                                      set_no))
-    return {m.match_id for m in sets[set_no] if triple(m) in chosen}
+    return RunSummary(len(field.plan), finished, ended.played, len(ended.errors),
+                      tuple(ended.errors), ended.stop.why)
 
 
 def not_needed(config: TournamentConfig, bots: Sequence[BotRow],
                plan: Sequence[schedule.PlannedMatch], rows: dict[str, MatchRow]) -> set[str]:
-    """With the adaptive stop, the planned matches it has decided not to play:
-    a round's tables it did not choose, and every set once it settled. A
-    round is decided only once every match chosen before it is finished
-    (until then the matches after it are still planned)."""
+    """With the adaptive stop, the planned matches it has decided not to
+    play (stop/settled.py not_needed); none with the fixed stop."""
     if config.stop != "settled":
         return set()
-    sets = _by_set(plan)
-    out: set[str] = set()
-    for set_no in sorted(sets):
-        choice = round_choice(bots, sets, rows, set_no)
-        ids = {m.match_id for m in sets[set_no]}
-        if choice == SETTLED:
-            return out | {m.match_id for s in sets if s >= set_no for m in sets[s]
-                          if m.match_id not in rows or rows[m.match_id].status != "finished"}
-        out |= {i for i in ids - set(choice)
-                if i not in rows or rows[i].status != "finished"}
-        if any(i not in rows or rows[i].status != "finished" for i in choice):
-            return out
-    return out
-
-
-def _by_set(plan: Sequence[schedule.PlannedMatch]) -> dict[int, list[schedule.PlannedMatch]]:
-    sets: dict[int, list[schedule.PlannedMatch]] = {}
-    for m in plan:
-        sets.setdefault(m.set_no, []).append(m)
-    return sets
-
-
-def _rounds(config: TournamentConfig, field: Field, store: Store, todo: list[MatchRow],
-            errors: list[str]) -> Iterator[list[MatchRow] | str]:
-    """What to play: everything not finished (stop = "fixed"), or round by
-    round what the adaptive stop chooses (round_choice), then a line saying
-    why it stopped."""
-    if config.stop != "settled":
-        yield todo
-        return
-    wanted = {m.match_id for m in field.plan}
-    sets = _by_set(field.plan)
-    settled = (f"settled after {{}} of {config.duplicate_sets} sets: every pair of "
-               "neighbours separated")
-    for set_no in sorted(sets):
-        rows = {r.match_id: r for r in store.matches(wanted)}
-        choice = round_choice(field.bots, sets, rows, set_no)
-        if choice == SETTLED:
-            yield settled.format(set_no)
-            return
-        yield [rows[m.match_id] for m in sets[set_no]
-               if rows[m.match_id].status != "finished" and m.match_id in choice]
-        if errors:
-            yield "stopped: some matches could not be played (the next run plays them first)"
-            return
-    rows = {r.match_id: r for r in store.matches(wanted)}
-    if round_choice(field.bots, sets, rows, len(sets)) == SETTLED:
-        yield settled.format(len(sets))
-        return
-    yield f"not settled within duplicate_sets = {config.duplicate_sets} (its maximum)"
-
-
-def _record(store: Store, outcome: Outcome, errors: list[str]) -> bool:
-    if outcome.result is None:
-        store.fail(outcome.match_id, outcome.error)
-        errors.append(f"{outcome.match_id}: {outcome.error}")
-        return False
-    if outcome.result.match_id != outcome.match_id:
-        message = f"runner returned a result for {outcome.result.match_id!r}"
-        store.fail(outcome.match_id, message)
-        errors.append(f"{outcome.match_id}: {message}")
-        return False
-    return store.finish(outcome.result)
+    return settled.not_needed(bots, plan, rows)
 
 
 def _update_live(env: trueskill.TrueSkill, live: dict[int, trueskill.Rating],

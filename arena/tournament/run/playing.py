@@ -3,7 +3,7 @@
 
     clear_part_files(root / REPLAYS_DIR)     # left by a killed run
     with Playing(executor_factory) as playing:
-        for outcome in playing.executor().play(specs): ...
+        ended = loop.play(playing, rule, store, to_spec)   # loop.py
 
 `Playing` makes the executor when first asked (a run with nothing to play
 starts no worker), stops the matches in play on Ctrl-C or SIGTERM (the
