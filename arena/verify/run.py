@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from arena.tournament import bundle_format as fmt
-from arena.verify import draw, manifest, replays, table
+from arena.verify import bundle_manifest, draw, replays, table
 from arena.verify.errors import Mismatch
 from arena.verify.load import Bundle, load
 
@@ -23,7 +23,7 @@ def lines(folder: Path, head: str | None = None,
     bundle = load(folder)
     yield (f"bundle: {fmt.FORMAT} {fmt.FORMAT_VERSION}, written by arena "
            f"{bundle.arena_version}, {len(bundle.matches)} matches of {bundle.config.name!r}")
-    yield manifest.check(bundle, head)
+    yield bundle_manifest.check(bundle, head)
     yield draw.check_commitment(bundle)
     yield draw.check_schedule(bundle)
     seeds = draw.derived_seeds(bundle) if bundle.revealed else None

@@ -1,4 +1,4 @@
-"""The manifest: every file's SHA-256 and the chain over the matches.
+"""The bundle's manifest (manifest.json): every file's SHA-256 and the chain over the matches.
 
 Checked before anything else is believed: a file changed after the
 manifest was written, a replay removed, added or moved to another match,
