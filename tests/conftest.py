@@ -11,6 +11,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+pytest_plugins = ["cputime"]  # CPU seconds per test, beside --durations (tests/cputime.py)
+
 
 def _load(relative: str, name: str) -> ModuleType:
     """Import a script that is not in a package (a benchmark, a sample bot's
