@@ -55,8 +55,12 @@ def serve_app(app: Any, sock: socket.socket, prefix: str, *,
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", **settings)
     class Server(uvicorn.Server):
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            # Before uvicorn waits for the requests in flight: the streams end.
+            flag = getattr(getattr(app, "state", None), "stopping", None)
+            if flag is not None:
+                flag.set()  # the web app's own streams (web/app.py)
             if stopping is not None:
-                stopping()  # before uvicorn waits for the requests in flight
+                stopping()
             await super().shutdown(sockets)
 
     server = Server(config)

@@ -351,7 +351,7 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
 
     async def events(request: Request) -> Response:
         t = web.tournament(request.path_params["t"])
-        return live.stream(request, t, poll_seconds)
+        return live.stream(request, t, poll_seconds, request.app.state.stopping)
 
     def error_page(request: Request, status: int, message: str, logged: bool = False,
                    headers: Mapping[str, str] | None = None) -> Response:
@@ -414,4 +414,8 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
         Exception: any_error,
     })
     app.state.web = web
+    # Set as the server stops (cli/webserve.py): a stream (a live
+    # tournament's events) then ends, rather than hold up the server's
+    # wait for the requests in flight.
+    app.state.stopping = threading.Event()
     return app

@@ -11,6 +11,7 @@ A comment line every 15 s keeps proxies from closing an idle stream.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import AsyncIterator
 
 import anyio
@@ -34,12 +35,18 @@ def _signature(t: Tournament) -> tuple[tuple[object, ...], dict[str, int]] | Non
         store.close()
 
 
-def stream(request: Request, t: Tournament, poll_seconds: float) -> StreamingResponse:
+def stream(request: Request, t: Tournament, poll_seconds: float,
+           stopping: threading.Event | None = None) -> StreamingResponse:
+    """The page's event stream; it ends with a `closed` event once `stopping`
+    is set (the server stops: uvicorn waits for the requests in flight)."""
     async def events() -> AsyncIterator[str]:
         last: object = ()
         quiet = 0.0
         yield "retry: 2000\n\n"
         while not await request.is_disconnected():
+            if stopping is not None and stopping.is_set():
+                yield "event: closed\ndata: the server is stopping\n\n"
+                return
             sig = await anyio.to_thread.run_sync(_signature, t)
             if sig != last:
                 last = sig

@@ -4,6 +4,8 @@ const box = document.getElementById("live");
 if (box && box.dataset.events && window.EventSource) {
   const source = new EventSource(box.dataset.events);
   let busy = false;
+  // The server stops (its streams end): no reconnecting to it every 2 s.
+  source.addEventListener("closed", () => source.close());
   source.addEventListener("update", async () => {
     if (busy) return;
     busy = true;
