@@ -52,6 +52,7 @@ from starlette.staticfiles import StaticFiles
 from arena.referee.botseye import DecisionError
 from arena.referee.replay import ReplayError
 from arena.web import live, pages
+from arena.web.guard import small_number
 from arena.web.replays import (
     decision_json,
     player_deals_json,
@@ -108,9 +109,10 @@ class Web:
 def _viewer(value: str, seats: int) -> int | None:
     if value in ("", "all"):
         return None
-    if value.isdigit() and int(value) < seats:
-        return int(value)
-    raise NotFound(f"view {value!r}: expected 'all' or a seat 0..{seats - 1}")
+    seat = small_number(value)
+    if seat is not None and seat < seats:
+        return seat
+    raise NotFound(f"view {value[:20]!r}: expected 'all' or a seat 0..{seats - 1}")
 
 
 def inline_json(data: bytes) -> str:
@@ -366,7 +368,7 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         detail = exc.detail if exc.status_code != 404 or exc.detail != "Not Found" \
-            else f"no page at {request.url.path}"
+            else f"no page at {request.url.path[:200]}"
         return error_page(request, exc.status_code, str(detail), headers=exc.headers)
 
     async def replay_error(request: Request, exc: Exception) -> Response:
@@ -391,19 +393,19 @@ def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = No
         Route("/t/{t}/bot/{bot}", bot),
         Route("/t/{t}/match/{id}", match_player),
         Route("/t/{t}/table/{id}", table_page),
-        Route("/t/{t}/table/{id}/deal/{deal:int}", traveller_page),
-        Route("/t/{t}/log/{id}/{seat:int}", seat_log),
+        Route("/t/{t}/table/{id}/deal/{deal:num}", traveller_page),
+        Route("/t/{t}/log/{id}/{seat:num}", seat_log),
         Route("/api/t/{t}/match/{id}/{view}.json", match_api),
         Route("/api/t/{t}/match/{id}/{view}/analysis.json", analysis_api),
-        Route("/api/t/{t}/match/{id}/{view}/decision/{n:int}.json", decision_api),
+        Route("/api/t/{t}/match/{id}/{view}/decision/{n:num}.json", decision_api),
         Route("/api/t/{t}/match/{id}/{view}/{part}.json", match_api),
-        Route("/api/t/{t}/match/{id}/{view}/deals/{deal:int}.json", match_api),
+        Route("/api/t/{t}/match/{id}/{view}/deals/{deal:num}.json", match_api),
         Route("/r/{name}", replay_player),
         Route("/api/r/{name}/{view}.json", replay_api),
-        Route("/api/r/{name}/{view}/decision/{n:int}.json", replay_decision_api),
+        Route("/api/r/{name}/{view}/decision/{n:num}.json", replay_decision_api),
         Route("/api/r/{name}/{view}/analysis.json", replay_analysis_api),
         Route("/api/r/{name}/{view}/{part}.json", replay_api),
-        Route("/api/r/{name}/{view}/deals/{deal:int}.json", replay_api),
+        Route("/api/r/{name}/{view}/deals/{deal:num}.json", replay_api),
         *extra_routes,
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]

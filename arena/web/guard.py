@@ -12,7 +12,10 @@ takes writes (the lobby's forms, the ladder's uploads and sign-ins):
 * `same_origin`: a browser's Origin header, when it sends one, must be
   this server;
 * `RateLimiter`: at most N events per minute per key (the client's
-  address), answered with 429 and Retry-After.
+  address), answered with 429 and Retry-After;
+* `small_number` and the path convertor `{name:num}`: a number in a URL
+  or a form, ASCII digits of a bounded length (str.isdigit admits "²",
+  which int() refuses, and int() refuses over 4,300 digits: each was a 500).
 
 None of these logs what it checks: cookies and tokens never reach a log.
 """
@@ -29,7 +32,10 @@ from collections import deque
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.requests import HTTPConnection, Request
+
+NUMBER_DIGITS = 15   # any count, seat or index of the app; SQLite's INTEGER holds it
 
 
 async def read_body(request: Request, limit: int) -> bytes | None:
@@ -44,6 +50,29 @@ async def read_body(request: Request, limit: int) -> bytes | None:
         if len(body) > limit:
             return None
     return bytes(body)
+
+
+def small_number(text: str) -> int | None:
+    """`text` as a number if it is 1 to NUMBER_DIGITS ASCII digits, else None."""
+    if text.isascii() and text.isdigit() and len(text) <= NUMBER_DIGITS:
+        return int(text)
+    return None
+
+
+class SmallNumber(Convertor[int]):
+    """`{name:num}` in a route: as Starlette's `int`, bounded, so that a
+    longer run of digits is no match (a 404) rather than a failing int()."""
+
+    regex = f"[0-9]{{1,{NUMBER_DIGITS}}}"
+
+    def convert(self, value: str) -> int:
+        return int(value)
+
+    def to_string(self, value: int) -> str:
+        return str(value)
+
+
+register_url_convertor("num", SmallNumber())
 
 
 def _b64(data: bytes) -> str:

@@ -323,6 +323,11 @@ def test_a_finished_blocks_replays_are_served_through_the_engines_seat_views(
     assert len(set(served.values())) == 4, "each seat is served a view of its own"
     status, text, _ = call(f"{server.url}/api/ladder/match/{row.match_id}/3.json")
     assert status == 404 and len(text.strip().splitlines()) == 1
+    # "²" passes str.isdigit, not int(): it was a 500 on both.
+    status, text, _ = call(f"{server.url}/api/ladder/match/{row.match_id}/%C2%B2.json")
+    assert status == 404 and len(text.strip().splitlines()) == 1, text
+    status, page, _ = call(f"{server.url}/ladder/match/{row.match_id}?view=%C2%B2")
+    assert status == 200 and row.match_id in page  # an unknown view: the all-cards one
 
 
 @pytest.mark.browser
@@ -424,3 +429,15 @@ def test_a_bots_eye_view_is_its_owners_only(server: Server, alicebot: tuple[Path
     status, text, _ = call(f"{server.url}/api/ladder/match/{match_id}/0/decision/{other['n']}.json",
                            opener=alice)
     assert status == 404 and '"observation"' not in text
+
+
+def test_a_bad_number_in_a_ladder_url_is_a_404_of_one_line(server: Server) -> None:
+    """"²" (str.isdigit admits it, int() does not) and 5,000 digits (past
+    int()'s limit): each was a 500; a 404 of one line now."""
+    long = "1" * 5000
+    for path in ("/ladder/submission/%C2%B2", "/ladder/block/%C2%B2", f"/ladder/block/{long}",
+                 f"/ladder/log/m1/{long}", f"/api/ladder/match/m1/0/decision/{long}.json",
+                 f"/api/ladder/match/m1/{long}/decision/1.json"):
+        status, text, _ = call(f"{server.url}{path}")
+        assert status == 404, (path[:40], status, text[:200])
+        assert "ValueError" not in text and "Traceback" not in text, text[:200]

@@ -33,7 +33,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from arena.web.guard import same_origin
+from arena.web.guard import same_origin  # also registers {name:num}
 from arena.web.human.seat import REFUSED_LIMIT, HumanSeat
 from arena.web.review import ReviewRefused, Reviews, Status
 
@@ -105,7 +105,7 @@ async def http_error(request: Request, exc: Exception) -> Response:
     """Starlette's own errors (no such page, wrong method) as the seat pages'
     error page rather than a bare text (`arena play human` serves nothing else)."""
     assert isinstance(exc, HTTPException)
-    detail = f"No page at {request.url.path}." if exc.status_code == 404 else str(exc.detail)
+    detail = f"No page at {request.url.path[:200]}." if exc.status_code == 404 else str(exc.detail)
     log.warning("%s %s: %d %s", request.method, request.url.path, exc.status_code, detail)
     return error_page(request, exc.status_code, detail)
 
@@ -272,12 +272,12 @@ def human_routes(tables: Tables, title: Callable[[str], str] | None = None,
 
     return [
         Route("/join/{secret}", join),
-        Route("/game/{game}/seat/{seat:int}", page),
-        WebSocketRoute("/game/{game}/seat/{seat:int}/socket", socket),
-        *([Route("/game/{game}/seat/{seat:int}/rematch", again, methods=["POST"])] if rematch else []),
-        *([Route("/game/{game}/seat/{seat:int}/review", start_review, methods=["POST"]),
-           Route("/game/{game}/seat/{seat:int}/review", show_review),
-           Route("/game/{game}/seat/{seat:int}/review.json", show_review)] if review else []),
+        Route("/game/{game}/seat/{seat:num}", page),
+        WebSocketRoute("/game/{game}/seat/{seat:num}/socket", socket),
+        *([Route("/game/{game}/seat/{seat:num}/rematch", again, methods=["POST"])] if rematch else []),
+        *([Route("/game/{game}/seat/{seat:num}/review", start_review, methods=["POST"]),
+           Route("/game/{game}/seat/{seat:num}/review", show_review),
+           Route("/game/{game}/seat/{seat:num}/review.json", show_review)] if review else []),
         Mount("/human/static", StaticFiles(directory=str(HERE / "static")), name="human-static"),
     ]
 

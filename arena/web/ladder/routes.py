@@ -46,7 +46,7 @@ from arena.ladder.intake import Intake
 from arena.ladder.store import MatchRow, Store, Submission
 from arena.referee.botseye import DecisionError
 from arena.web.app import Web, environment, file_names, inline_json
-from arena.web.guard import read_body
+from arena.web.guard import read_body, small_number
 from arena.web.ladder import views
 from arena.web.ladder.auth import Auth
 from arena.web.memo import VersionMemo
@@ -161,9 +161,10 @@ class PageCache:
 
 
 def _int(text: str, what: str) -> int:
-    if not text.isdigit() or len(text) > 12:
+    number = small_number(text)
+    if number is None:
         raise HTTPException(404, f"no {what} {text[:40]!r} on this ladder")
-    return int(text)
+    return number
 
 
 def _submission(ladder: Ladder, text: str) -> Submission:
@@ -260,7 +261,8 @@ def ladder_routes(ladder: Ladder) -> list[BaseRoute]:
         path = ladder.readable(row, auth.viewer(request))
         seats = seats_of(path)
         view = request.query_params.get("view", "all")
-        viewer = int(view) if view.isdigit() and int(view) < seats else None
+        number = small_number(view)
+        viewer = number if number is not None and number < seats else None
         mid = quote(row.match_id)
         return ladder.render(
             request, "player.html", title=f"{ladder.config.name}: match {row.match_id}", t=None,
@@ -279,9 +281,10 @@ def ladder_routes(ladder: Ladder) -> list[BaseRoute]:
         path = ladder.readable(row, auth.viewer(request, api=True))
         view = request.path_params["view"]
         seats = seats_of(path)
-        if view != "all" and not (view.isdigit() and int(view) < seats):
+        number = small_number(view)
+        if view != "all" and not (number is not None and number < seats):
             raise HTTPException(404, f"view {view[:20]!r}: expected 'all' or a seat 0..{seats - 1}")
-        viewer = None if view == "all" else int(view)
+        viewer = None if view == "all" else number
         part = request.path_params.get("part", "")
         if part == "start":
             data = player_start_json(path, viewer)
@@ -395,7 +398,7 @@ def ladder_routes(ladder: Ladder) -> list[BaseRoute]:
         Route("/ladder/submission/{id}", submission_page),
         Route("/ladder/block/{id}", block_page),
         Route("/ladder/match/{id}", match_page),
-        Route("/ladder/log/{id}/{seat:int}", log_page),
+        Route("/ladder/log/{id}/{seat:num}", log_page),
         Route("/ladder/signin", signin_page),
         Route("/ladder/signin", signin, methods=["POST"]),
         Route("/ladder/signout", signout, methods=["POST"]),
@@ -406,9 +409,9 @@ def ladder_routes(ladder: Ladder) -> list[BaseRoute]:
         Route("/api/ladder/submissions", submit_api, methods=["POST"]),
         Route("/api/ladder/submissions/{id}", submission_api),
         Route("/api/ladder/match/{id}/{view}.json", match_data),
-        Route("/api/ladder/match/{id}/{seat:int}/decision/{n:int}.json", decision_data),
+        Route("/api/ladder/match/{id}/{seat:num}/decision/{n:num}.json", decision_data),
         Route("/api/ladder/match/{id}/{view}/{part}.json", match_data),
-        Route("/api/ladder/match/{id}/{view}/deals/{deal:int}.json", match_data),
+        Route("/api/ladder/match/{id}/{view}/deals/{deal:num}.json", match_data),
     ]
 
 

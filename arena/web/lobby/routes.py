@@ -30,7 +30,7 @@ from starlette.routing import BaseRoute, Route
 from starlette.templating import Jinja2Templates
 
 from arena.game import Rules
-from arena.web.guard import RateLimiter, client_of, read_body, same_origin
+from arena.web.guard import RateLimiter, client_of, read_body, same_origin, small_number
 from arena.web.human.routes import error_page, seated_response
 from arena.web.lobby import form as create_form
 from arena.web.lobby.games import PERSON, GameError, Lobby, LobbyGame, SeatChoice
@@ -221,10 +221,11 @@ def lobby_routes(lobby: Lobby) -> list[BaseRoute]:
         if game is None:
             return error_page(request, 404, "No such game (or not one this server still holds).")
         seat_text = str(form.get("seat", ""))
-        if not seat_text.isdigit() or len(seat_text) > 2:
+        seat = small_number(seat_text)
+        if seat is None:
             return error_page(request, 400, f"seat {seat_text[:10]!r}: expected a seat number")
         try:
-            human, session = lobby.sit(game, int(seat_text), str(form.get("name", "")), client_of(request))
+            human, session = lobby.sit(game, seat, str(form.get("name", "")), client_of(request))
         except GameError as exc:
             return error_page(request, 409, f"You cannot sit there: {exc}")
         return seated_response(game.id, human, session, human.join_secret)
