@@ -158,6 +158,22 @@ def play_match(path: Path, rules: Rules, match: int, seed: int, bot_work: int, i
     return injected, bot
 
 
+class Clock:
+    """The CPU time of each of seat 0's decisions by its action number (the
+    analysis's progress call comes after each, forced ones included): what a
+    screen of another margin would cost, read from one run's decisions."""
+
+    def __init__(self, mine: list[int]) -> None:
+        self.mine = mine
+        self.cpu: dict[int, float] = {}
+        self.last = time.process_time()
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.process_time()
+        self.cpu[self.mine[done - 1]] = now - self.last
+        self.last = now
+
+
 def baseline(rules: Rules, seconds: float = 2.0) -> float:
     """Deals played out per CPU second by the greedy policy, from a deal's start."""
     policy = reference("greedy")
@@ -195,6 +211,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "analysis setting measured on the same matches without playing them again")
     ap.add_argument("--policy", default=Settings.policy, help="the analysis's reference policy")
     ap.add_argument("--policy-work", type=int, default=Settings.policy_work)
+    ap.add_argument("--confirm", default=Settings.confirm,
+                    help="stage 2's stronger reference (none: one stage)")
+    ap.add_argument("--confirm-work", type=int, default=Settings.confirm_work)
+    ap.add_argument("--screen", type=float, default=Settings.screen,
+                    help="points: stage 2 values again a screening loss from here up")
     ap.add_argument("--sigmas", type=float, default=None,
                     help="label only beyond this many standard errors (default: the analysis's)")
     args = ap.parse_args(argv)
@@ -204,7 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     analysed = 0
     analysis_cpu = 0.0
     labels: list[str] = []
-    unchanged = flagged_unchanged = 0
+    unchanged = flagged_unchanged = confirmed = 0
     hit: dict[tuple[int, int], bool] = {}
     bot_cpu = bot_decisions = 0
     rows: list[dict[str, Any]] = []
@@ -225,12 +246,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 bot_decisions += bot.decisions
             injected.extend(inj)
             at = {i.n for i in inj}
+            replay = read_replay(path)
+            tick = Clock([int(r["n"]) for r in replay.actions if r["seat"] == 0])
             start = time.process_time()
-            report = analyse(read_replay(path), 0, Settings(work=args.work, policy=args.policy,
-                                                            policy_work=args.policy_work,
-                                                            open_hand=False))
+            report = analyse(replay, 0, Settings(
+                work=args.work, policy=args.policy, policy_work=args.policy_work, open_hand=False,
+                confirm=args.confirm, confirm_work=args.confirm_work, screen=args.screen), tick)
             analysis_cpu += time.process_time() - start
             for d in report["decisions"]:
+                confirmed += d["stage"] == 2
                 if args.sigmas is not None:
                     d["label"] = label(d["loss"], d["se"], args.sigmas)
                 analysed += 1
@@ -240,7 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 else:
                     unchanged += 1
                     flagged_unchanged += d["label"] is not None
-                rows.append({"match": m, "injected": d["n"] in at, **d})
+                rows.append({"match": m, "injected": d["n"] in at, "cpu": tick.cpu.get(d["n"], 0.0), **d})
             print(f"match {m}: {len(report['decisions'])} decisions analysed, {len(inj)} injected",
                   file=sys.stderr)
     costly = [i for i in injected if i.cost >= COSTLY and (i.match, i.n) in hit]
@@ -250,6 +274,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"analysis of {args.matches} matches x {args.deals} deals, search bot at work "
           f"{args.bot_work}, {args.inject:.0%} of seat 0's decisions injected, analysis work "
           f"{args.work}, reference {args.policy}, seed {args.seed}")
+    if args.confirm != "none":
+        print(f"stage 2: {args.confirm} (work {args.confirm_work}) for screening losses >= "
+              f"{args.screen:g} points and the screen's labels: {pct(confirmed, analysed)} "
+              "of the decisions")
     print(f"recall (injected moves costing >= {COSTLY:.0f} points, labelled): "
           f"{pct(len(found), len(costly))}")
     for part in ("bidding", "exchange", "contract", "play"):

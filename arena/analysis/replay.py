@@ -20,9 +20,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.analysis import evaluate as ev
+from arena.analysis import stages
 from arena.analysis.errors import AnalysisError
 from arena.analysis.labels import PART, SIGMAS, THRESHOLDS, kind_of, label, summary
-from arena.analysis.policies import Reference, reference
+from arena.analysis.policies import NAMES, Reference, reference
+from arena.analysis.stages import NONE, needs_confirm
 from arena.game.rules import Rules
 from arena.game.state import GameState
 from arena.referee.replay import Replay, ReplayError, replay_states
@@ -41,20 +43,41 @@ class Settings:
     policy_work: int = 8        # the search reference's simulated deals per decision
     seed: int = 0               # the analysis seed (one-way into every draw)
     open_hand: bool = True      # add the open-hand line (uses the hidden cards)
+    confirm: str = stages.CONFIRM            # stage 2's stronger reference; "none": one stage
+    confirm_work: int = stages.CONFIRM_WORK  # its search's simulated deals per decision
+    screen: float = stages.SCREEN            # points: stage 2 values a screening loss from here up
 
     def check(self) -> None:
         if self.work < 2:
             raise AnalysisError(f"work must be at least 2 deals per decision, got {self.work}")
         if self.policy_work < 1:
             raise AnalysisError(f"policy work must be at least 1, got {self.policy_work}")
+        if self.confirm != NONE and self.confirm not in NAMES:
+            raise AnalysisError(f"confirming reference {self.confirm!r}: not one of "
+                                f"{NONE}, {', '.join(NAMES)}")
+        if self.confirm_work < 1:
+            raise AnalysisError(f"confirm work must be at least 1, got {self.confirm_work}")
+        if self.screen < 0:
+            raise AnalysisError(f"the screen must be at least 0 points, got {self.screen}")
+
+    def confirming(self, seat: int) -> Reference | None:
+        """Stage 2's reference for `seat`, or None for a one-stage analysis."""
+        return None if self.confirm == NONE else reference(self.confirm, self.confirm_work, seat)
 
 
 def decision(rules: Rules, state: GameState, seat: int, taken: str, policy: Reference,
-             settings: Settings) -> dict[str, Any]:
+             settings: Settings, confirm: Reference | None = None) -> dict[str, Any]:
     """One decision's record; the parts without "open_hand" are built from
-    `state.observation(seat)` only."""
+    `state.observation(seat)` only. With `confirm` (stage 2's reference) a
+    decision the screen finds near a label is valued again by it, over the
+    same drawn deals (the same decision seed), and labelled from those
+    values; `stage` says which valued it, `screen` keeps stage 1's."""
     obs = state.observation(seat).to_dict()
     e = ev.evaluate(rules, obs, taken, policy, work=settings.work, seed=settings.seed)
+    first = None
+    if confirm is not None and needs_confirm(e.loss, e.se, settings.screen):
+        first = e
+        e = ev.evaluate(rules, obs, taken, confirm, work=settings.work, seed=settings.seed)
     out: dict[str, Any] = {
         "deal": int(obs["deal_number"]),
         "phase": str(obs["phase"]),
@@ -67,7 +90,11 @@ def decision(rules: Rules, state: GameState, seat: int, taken: str, policy: Refe
         "label": label(e.loss, e.se),
         "deals": e.deals,
         "values": {c.action: c.value for c in e.candidates},
+        "stage": 1 if first is None else 2,
     }
+    if first is not None:
+        out["screen"] = {"best": first.best, "loss": first.loss, "se": first.se,
+                         "values": {c.action: c.value for c in first.candidates}}
     if settings.open_hand:
         o = ev.open_hand(state, taken, policy, settings.seed)
         out["open_hand"] = {"best": o.best, "loss": o.loss,
@@ -102,6 +129,7 @@ def analyse_states(rules: Rules, steps: Iterable[tuple[GameState, dict[str, Any]
     pairs, as `replay_states` gives them: the seat's own are analysed."""
     settings.check()
     policy = reference(settings.policy, settings.policy_work, seat)
+    confirm = settings.confirming(seat)
     decisions: list[dict[str, Any]] = []
     skipped: list[dict[str, Any]] = []
     forced = done = 0
@@ -111,7 +139,7 @@ def analyse_states(rules: Rules, steps: Iterable[tuple[GameState, dict[str, Any]
         done += 1
         if len(state.legal_actions()) > 1:
             try:
-                d = decision(rules, state, seat, str(rec["action"]), policy, settings)
+                d = decision(rules, state, seat, str(rec["action"]), policy, settings, confirm)
                 decisions.append({"n": int(rec["n"]), **d})
             except BeliefError as exc:
                 skipped.append({"n": int(rec["n"]), "deal": state.deal_number, "reason": str(exc)})
@@ -127,6 +155,9 @@ def analyse_states(rules: Rules, steps: Iterable[tuple[GameState, dict[str, Any]
             **({"policy_work": settings.policy_work} if settings.policy != "greedy" else {}),
             "open_hand": settings.open_hand, "metric": METRIC,
             "thresholds": dict(THRESHOLDS), "sigmas": SIGMAS,
+            "confirm": None if confirm is None else {
+                "policy": settings.confirm, "policy_work": settings.confirm_work,
+                "screen": settings.screen},
         },
         "forced": forced,
         "decisions": decisions,
@@ -150,6 +181,11 @@ def text(report: dict[str, Any], *, flagged_only: bool = True) -> str:
              f"{len(report['skipped'])} not analysed",
              f"reference policy {_policy(s)}, {s['work']} deals per decision, seed {s['seed']}; "
              "loss in points of margin (docs/analysis.md)"]
+    c = s.get("confirm")
+    if c:
+        lines.append(f"stage 2: {c['policy']} (work {c['policy_work']}) valued again the "
+                     f"{sum(d['stage'] == 2 for d in report['decisions'])} decisions with a "
+                     f"first-stage loss of {c['screen']:g} points or more, or a label")
     for d in report["decisions"]:
         if flagged_only and not d["label"]:
             continue

@@ -9,6 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
+from arena.analysis import stages  # the defaults only: a small module
+
 
 def analyze(
     path: Annotated[Path, typer.Argument(
@@ -28,6 +30,14 @@ def analyze(
         "seat, greedy for the others)")] = "greedy",
     policy_work: Annotated[int, typer.Option(
         "--policy-work", min=1, help="search, search-seat: the search's simulated deals per decision")] = 8,
+    confirm: Annotated[str, typer.Option(
+        "--confirm", help="stage 2: the stronger reference that values again the decisions the "
+        "first one finds near a label (search; none: one stage)")] = stages.CONFIRM,
+    confirm_work: Annotated[int, typer.Option(
+        "--confirm-work", min=1, help="stage 2's search: simulated deals per decision")] = stages.CONFIRM_WORK,
+    screen: Annotated[float, typer.Option(
+        "--screen", min=0.0, help="points: stage 2 values again a first-stage loss from here up "
+        "(and every first-stage label)")] = stages.SCREEN,
     seat_view: Annotated[bool, typer.Option(
         "--seat-view", help="a replay: leave out the open-hand line (only what the seat knew)")] = False,
     jobs: Annotated[int, typer.Option(
@@ -50,11 +60,13 @@ def analyze(
             if bot is None:
                 raise AnalysisError(f"{path}: a folder: name the bot to analyse with --bot NAME")
             report: dict[str, Any] = _folder(path, bot, matches, Settings(
-                work=work, seed=seed, policy=policy, policy_work=policy_work, open_hand=False), jobs)
+                work=work, seed=seed, policy=policy, policy_work=policy_work, open_hand=False,
+                confirm=confirm, confirm_work=confirm_work, screen=screen), jobs)
         else:
             report = _replay(path, seat, bot, Settings(
                 work=work, seed=seed, policy=policy, policy_work=policy_work,
-                open_hand=not seat_view), every)
+                open_hand=not seat_view, confirm=confirm, confirm_work=confirm_work,
+                screen=screen), every)
         if out is not None:
             from arena.analysis.replay import dumps
 

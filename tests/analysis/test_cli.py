@@ -47,12 +47,25 @@ def test_a_replays_seat_summary_and_json(replay: Path, tmp_path: Path) -> None:
     assert [d["loss"] for d in seat_view["decisions"]] == [d["loss"] for d in report["decisions"]]
 
 
+def test_a_replays_seat_in_two_stages(replay: Path, tmp_path: Path) -> None:
+    out = tmp_path / "two.json"
+    done = cli_ok("analyze", replay, "--seat", "1", "--work", "4", "--seat-view", "--confirm",
+                  "search", "--confirm-work", "1", "--screen", "0", "-o", out)
+    report = json.loads(out.read_text())
+    assert report["settings"]["confirm"] == {"policy": "search", "policy_work": 1, "screen": 0.0}
+    # A screen of 0 points sends every decision on to stage 2.
+    assert report["decisions"] and all(d["stage"] == 2 and "screen" in d for d in report["decisions"])
+    assert f"stage 2: search (work 1) valued again the {len(report['decisions'])} decisions" in done.stdout
+
+
 def test_bad_input_is_one_line(replay: Path, tmp_path: Path) -> None:
     refused(cli("analyze", tmp_path / "none.jsonl"), "cannot read replay")
     refused(cli("analyze", replay, "--seat", "5", "--work", "4"), "seat 5 is not a seat")
     refused(cli("analyze", tmp_path), "name the bot to analyse with --bot NAME")
     refused(cli("analyze", replay, "--policy", "best"), "reference policy 'best': not one of greedy, search, search-seat")
     refused(cli("analyze", tmp_path, "--bot", "greedy"), "no tournament or gauntlet store here")
+    refused(cli("analyze", replay, "--confirm", "best"),
+            "confirming reference 'best': not one of none, greedy, search, search-seat")
 
 
 def test_a_tournaments_bot_resumes_from_its_cache(tmp_path: Path) -> None:

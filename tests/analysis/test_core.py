@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,6 +21,7 @@ from arena.sdk.belief import Sampler
 from .games import play_replay
 
 RULES = Rules.preset("standard").replace(max_deals=2)
+Step = tuple[GameState, dict[str, Any] | None]
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +43,9 @@ def _other_cards(state: GameState, seat: int, rng: random.Random) -> GameState:
     return state  # every hidden card known (the last tricks): nothing to change
 
 
-def test_other_hidden_cards_give_the_same_bytes(replay_path: Path) -> None:
+def _real_and_swapped(replay_path: Path) -> tuple[list[Step], list[Step]]:
+    """The replay's steps, and the same with other hidden cards at every
+    decision of seat 0 that has a choice."""
     replay = read_replay(replay_path)
     rng = random.Random(1)
     real, swapped = [], []
@@ -55,6 +59,11 @@ def test_other_hidden_cards_give_the_same_bytes(replay_path: Path) -> None:
         else:
             swapped.append((state, rec))
     assert changed >= 5
+    return real, swapped
+
+
+def test_other_hidden_cards_give_the_same_bytes(replay_path: Path) -> None:
+    real, swapped = _real_and_swapped(replay_path)
     seat_view = Settings(work=4, open_hand=False)
     a = dumps(analyse_states(RULES, real, 0, seat_view))
     b = dumps(analyse_states(RULES, swapped, 0, seat_view))
@@ -64,6 +73,19 @@ def test_other_hidden_cards_give_the_same_bytes(replay_path: Path) -> None:
     with_open = Settings(work=4, open_hand=True)
     assert dumps(analyse_states(RULES, real, 0, with_open)) != dumps(
         analyse_states(RULES, swapped, 0, with_open))
+
+
+def test_other_hidden_cards_give_the_same_bytes_in_two_stages(replay_path: Path) -> None:
+    real, swapped = _real_and_swapped(replay_path)
+    # The first deal only: the search reference is some 20 times greedy's cost.
+    real, swapped = ([x for x in steps if x[0].deal_number == 1] for steps in (real, swapped))
+    assert any(x[0] is not y[0] for x, y in zip(real, swapped, strict=True))
+    two = Settings(work=4, open_hand=False, confirm="search", confirm_work=1, screen=3.0)
+    a = analyse_states(RULES, real, 0, two)
+    assert dumps(a) == dumps(analyse_states(RULES, swapped, 0, two))
+    stages = [d["stage"] for d in a["decisions"]]
+    assert 1 in stages and 2 in stages      # both stages valued some of them
+    assert a["settings"]["confirm"] == {"policy": "search", "policy_work": 1, "screen": 3.0}
 
 
 def _ten_under_the_ace() -> GameState:
