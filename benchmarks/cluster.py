@@ -21,6 +21,7 @@ Reported, per round, in one run:
   matches lost and the results that differ from the fault-free run's.
 
     .venv/bin/python benchmarks/cluster.py [--sets 2] [--max-deals N] [--rounds 2] [--chaos]
+    .venv/bin/python benchmarks/cluster.py --rounds 0 --chaos --sets 12   # a long chaos run alone
 """
 
 from __future__ import annotations
@@ -103,7 +104,9 @@ class Cluster:
         self.procs.append(proc)
         return proc
 
-    def close(self) -> None:
+    def close(self) -> list[int]:
+        """Stop the scheduler and workers; the pids of processes still working
+        in the cluster's folders 20 s after (a worker's match or its bots)."""
         for proc in reversed(self.procs):
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGTERM)
@@ -113,6 +116,21 @@ class Cluster:
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
+        deadline = time.monotonic() + 20
+        while (left := self._working_here()) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        return left
+
+    def _working_here(self) -> list[int]:
+        root, out = str(self.folder), []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit() and int(entry) != os.getpid():
+                try:
+                    if os.readlink(f"/proc/{entry}/cwd").startswith(root):
+                        out.append(int(entry))
+                except OSError:
+                    continue
+        return out
 
 
 def measure(folder: Path, executor: Executor) -> tuple[int, float, float]:
@@ -211,7 +229,7 @@ def chaos_run(tmp: Path, folder: Path, reference: Path, seed: int = 1) -> None:
         done.set()
         thread.join()
         executor.close()
-        cluster.close()
+        left = cluster.close()
     mine, theirs = results(folder), results(reference)
     lost = len(theirs) - len(mine)
     differ = sum(1 for k in theirs if mine.get(k) != theirs[k])
@@ -219,7 +237,8 @@ def chaos_run(tmp: Path, folder: Path, reference: Path, seed: int = 1) -> None:
           f" in {elapsed:.0f} s; {summary.finished}/{summary.planned} finished, "
           f"{summary.failed} failed this run; {lost} lost, {differ} results differ from the "
           f"fault-free run's ({len(theirs)} matches; the store keeps one result per match: "
-          "none counted twice)")
+          "none counted twice); processes of the cluster left running after: "
+          f"{len(left)}")
 
 
 def main() -> None:
@@ -228,7 +247,9 @@ def main() -> None:
                         help="duplicate sets (6 matches each, one at a time per set)")
     parser.add_argument("--max-deals", type=int, default=None,
                         help="deal cap (default: the preset's, whole games)")
-    parser.add_argument("--rounds", type=int, default=2, help="rounds of the three runs")
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="rounds of the three runs (0 with --chaos: the chaos run alone, "
+                        "against the local pool's results)")
     parser.add_argument("--chaos", action="store_true",
                         help="then a run on 2 workers, one killed every 20-40 s and restarted")
     args = parser.parse_args()
@@ -261,13 +282,17 @@ def main() -> None:
                     count, seconds = recheck(folder)
                     checks.append(seconds / count / per_match)
             ratios.append(rates["dask, 2 arena workers"] / rates["dask, 1 arena worker"])
-        print(f"dask 2 workers / 1 worker: {', '.join(f'{x:.2f}x' for x in ratios)} (goal 1.8x)")
-        print(f"coordinator CPU per match / match time: max {max(shares):.1%} (goal <= 5%); "
-              f"one coordinator core feeds about {min(feeds):.0f} workers")
-        print(f"re-playing a result alone: max {max(checks):.2%} of its match's time")
+        if ratios:
+            print(f"dask 2 workers / 1 worker: {', '.join(f'{x:.2f}x' for x in ratios)} (goal 1.8x)")
+            print(f"coordinator CPU per match / match time: max {max(shares):.1%} (goal <= 5%); "
+                  f"one coordinator core feeds about {min(feeds):.0f} workers")
+            print(f"re-playing a result alone: max {max(checks):.2%} of its match's time")
         if args.chaos:
-            chaos_run(tmp, make_tournament(tmp / "chaos", args.sets, args.max_deals),
-                      tmp / f"r{args.rounds - 1}-2")
+            reference = tmp / f"r{args.rounds - 1}-2"
+            if not args.rounds:  # --rounds 0: the fault-free results from the local pool
+                reference = make_tournament(tmp / "reference", args.sets, args.max_deals)
+                measure(reference, LocalPool(2))
+            chaos_run(tmp, make_tournament(tmp / "chaos", args.sets, args.max_deals), reference)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
