@@ -181,6 +181,11 @@ class Reviews:
                 reason = ""
             receive.close()
             reason = reason or f"the review's process ended with status {process.exitcode}"
+            # The page shows it to the network: the file's name, not where
+            # the server keeps it (a replay's errors begin with its path).
+            from arena.web.app import file_names
+
+            reason = file_names(reason)
             with self._lock:
                 self._process = None
                 if read_report(job.replay, job.seat) is not None:

@@ -90,3 +90,21 @@ def test_past_the_limit_a_review_is_refused_and_close_stops_the_one_running(tmp_
         assert read_report(r, 0) is not None or not report_path(r, 0).exists()
     with pytest.raises(ReviewRefused, match="stopping"):
         reviews.start(replays[2], 0)
+
+
+def test_a_failed_review_names_the_replay_not_the_servers_folder(tmp_path: Path) -> None:
+    """A 2-player game cannot be analysed: its review fails, and the line the
+    seat's page shows names the replay's file only (it used to show the
+    absolute path where the server keeps its replays)."""
+    replay = tmp_path / "two.jsonl"
+    play_replay(replay, Rules.preset("standard").replace(players=2, max_deals=1), seed=8)
+    reviews = Reviews(work=2)
+    try:
+        reviews.start(replay, 0)
+        assert _wait(reviews, replay, 0) == "failed"
+        status = reviews.status(replay, 0)
+        assert status is not None
+        assert status.error.startswith("two.jsonl: the 2-player forms cannot be analysed"), status.error
+        assert str(tmp_path) not in status.error
+    finally:
+        reviews.close()

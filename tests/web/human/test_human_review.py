@@ -50,3 +50,26 @@ def test_review_needs_a_replay(tmp_path: Path) -> None:
     got = cli_here("play", "human:ann", GREEDY, RANDOM, "--no-open", "--review")
     assert got.returncode == 2 and got.stderr.strip().splitlines() == [
         "error: --review: reviews a kept replay; give --replay FILE as well"]
+
+
+def test_a_review_that_fails_shows_no_server_folder(browser: Any, run_arena: Any, tmp_path: Path) -> None:
+    """A 2-player game cannot be analysed: the review page says so in one
+    line that names the replay's file, not the folder the server keeps it
+    in (it used to show the absolute path)."""
+    replay = tmp_path / "two.jsonl"
+    proc = run_arena("play", "human:ann", RANDOM, "--no-open", "--seed", "5",
+                     "--option", "players=2", "--option", "max_deals=1", "--sandbox", "process",
+                     "--replay", str(replay), "--review", "--grace", "3")
+    url = URL.search(proc.wait_line("open http"))
+    assert url, "arena play printed no join link"
+    page = browser.new_context().new_page()
+    page.goto(url.group(1) + url.group(2))
+    play_to_the_end(page)
+    page.locator("#result #review").click()
+    page.wait_for_selector("#review[data-state=done], #review[data-state=failed]", timeout=180_000)
+    assert page.locator("#review").get_attribute("data-state") == "failed"
+    text = page.inner_text("main")
+    assert "two.jsonl: the 2-player forms cannot be analysed" in text, text
+    assert str(tmp_path) not in page.content()
+    status = page.context.request.get(page.url + ".json").json()
+    assert status["state"] == "failed" and str(tmp_path) not in status["error"], status
