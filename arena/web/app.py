@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -52,6 +51,7 @@ from starlette.staticfiles import StaticFiles
 from arena.referee.botseye import DecisionError
 from arena.referee.replay import ReplayError
 from arena.web import live, pages
+from arena.web.filenames import file_names
 from arena.web.guard import small_number
 from arena.web.replays import (
     decision_json,
@@ -129,16 +129,6 @@ def _inline(path: Path, viewer: int | None) -> dict[str, str]:
     """The opening view's data, in the page itself: the player draws without
     a second request, and a replay that does not re-play is an error page."""
     return {"all" if viewer is None else str(viewer): inline_json(player_start_json(path, viewer))}
-
-
-_PATH = re.compile(r"(?<![\w.:/])/(?:[^\s/:'\"]+/)+([^\s/:'\"]+)")
-
-
-def file_names(message: str) -> str:
-    """A message with each absolute path cut to its file's name: where the
-    server keeps its files is nobody's business (a ladder is open to the
-    network), which file it was is."""
-    return _PATH.sub(r"\1", message)
 
 
 def create_app(paths: Sequence[str | Path] = (), *, sources: Catalog | None = None,

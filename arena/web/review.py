@@ -32,6 +32,8 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
+from arena.web.filenames import file_names
+
 WORK = 32            # deals per decision: the analysis default
 PENDING_LIMIT = 4    # reviews queued or running at once, per server
 
@@ -183,8 +185,6 @@ class Reviews:
             reason = reason or f"the review's process ended with status {process.exitcode}"
             # The page shows it to the network: the file's name, not where
             # the server keeps it (a replay's errors begin with its path).
-            from arena.web.app import file_names
-
             reason = file_names(reason)
             with self._lock:
                 self._process = None

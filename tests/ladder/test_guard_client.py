@@ -15,7 +15,7 @@ import pytest
 
 from arena.ladder import client
 from arena.ladder.errors import LadderError
-from arena.web.app import file_names
+from arena.web.filenames import file_names
 from arena.web.guard import RateLimiter, Signer, csrf_ok, csrf_token
 
 from .ladders import bot_copy

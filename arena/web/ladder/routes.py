@@ -45,7 +45,8 @@ from arena.ladder.errors import Refused
 from arena.ladder.intake import Intake
 from arena.ladder.store import MatchRow, Store, Submission
 from arena.referee.botseye import DecisionError
-from arena.web.app import Web, environment, file_names, inline_json
+from arena.web.app import Web, environment, inline_json
+from arena.web.filenames import file_names
 from arena.web.guard import read_body, small_number
 from arena.web.ladder import views
 from arena.web.ladder.auth import Auth
