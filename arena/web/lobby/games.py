@@ -110,6 +110,14 @@ class Lobby:
             if g["status"] == "finished":
                 self._publish(g["id"], Path(g["replay_path"]))
 
+    def _new_id(self) -> str:
+        """A game id no game here has (32 random bits: two games drawing one
+        id would share a replay file and a row of the store)."""
+        while True:
+            game_id = secrets.token_hex(4)
+            if game_id not in self.games and self.store.game(game_id) is None:
+                return game_id
+
     def _publish(self, game_id: str, replay: Path) -> None:
         if self.config.publish_replay is not None and replay.is_file():
             url = self.config.publish_replay(f"lobby-{game_id}", replay)
@@ -141,7 +149,7 @@ class Lobby:
                 raise GameError(f"seat {s.name!r}: only a person's seat can be open to anyone")
             if s.kind != PERSON and s.name not in self.config.bots:
                 raise GameError(f"no bot {s.name!r} on this server (bots: {', '.join(self.config.bots)})")
-        game = LobbyGame(id=secrets.token_hex(4), preset=preset, options=options, seats=seats,
+        game = LobbyGame(id=self._new_id(), preset=preset, options=options, seats=seats,
                          seed=secrets.randbelow(2**63),
                          human_time=self.config.human_time if per_move is None
                          else dc_replace(self.config.human_time, per_move=per_move))

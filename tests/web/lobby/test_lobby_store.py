@@ -78,3 +78,27 @@ def test_per_move_times_are_stored_and_a_schema_1_file_is_migrated(tmp_path: Pat
     with pytest.raises(ValueError, match=r"lobby store schema 3, expected 2 or an older one"):
         LobbyStore(path)
     assert sqlite3.connect(path).execute("SELECT value FROM meta").fetchone() == ("3",)
+
+
+def test_a_new_game_never_takes_the_id_of_another(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Game ids are 32 random bits: a draw that repeats one a game has (in
+    play, or only in the store after a restart) is drawn again, not shared
+    (the two games would write one replay file and one row)."""
+    import asyncio
+
+    from arena.web.human.routes import Tables
+    from arena.web.lobby.games import PERSON, Lobby, LobbyConfig, SeatChoice
+
+    draws = iter(["0000aaaa", "0000aaaa", "1111bbbb", "0000aaaa", "1111bbbb", "2222cccc"])
+    monkeypatch.setattr("arena.web.lobby.games.secrets.token_hex", lambda _n: next(draws))
+
+    async def scenario() -> list[str]:
+        lobby = Lobby(LobbyConfig(folder=tmp_path / "lobby", bots={}), Tables())
+        people = [SeatChoice(PERSON, n) for n in ("a", "b", "c")]
+        ids = [lobby.create("standard", {}, list(people)).id for _ in range(2)]
+        lobby.games.clear()  # a restart: the games are in the store only
+        ids.append(lobby.create("standard", {}, list(people)).id)
+        await lobby.close()
+        return ids
+
+    assert asyncio.run(scenario()) == ["0000aaaa", "1111bbbb", "2222cccc"]

@@ -270,7 +270,9 @@ function renderResult() {
     why.textContent = " the same options and seats, new cards";
     form.append(go, why); box.append(form);
   }
-  if (page.dataset.review) {  // "Review this game": where this seat lost points (docs/analysis.md)
+  // "Review this game": where this seat lost points (docs/analysis.md); the
+  // analysis covers the 3- and 4-seat games, not the 2-player forms.
+  if (page.dataset.review && (state.names || []).length !== 2) {
     const form = document.createElement("form");
     form.method = "post"; form.action = page.dataset.review; form.id = "review-form";
     const go = document.createElement("button"); go.type = "submit"; go.id = "review"; go.textContent = "Review this game";
