@@ -14,10 +14,12 @@ from __future__ import annotations
 from arena.analysis.labels import label
 
 NONE = "none"   # the confirm setting of a one-stage analysis
-# The defaults of `arena analyze` and the review (replay.Settings).
+# The defaults of `arena analyze` and the review (replay.Settings). One stage:
+# two (search, work 8) meet the false-flag goal but lose recall (measured,
+# docs/analysis.md "Validity and speed").
 CONFIRM = NONE
 CONFIRM_WORK = 8
-SCREEN = 5.0
+SCREEN = 10.0   # the inaccuracy threshold (docs/analysis.md, "Validity and speed")
 
 
 def needs_confirm(loss: float, se: float, screen: float) -> bool:
