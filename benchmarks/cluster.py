@@ -139,12 +139,25 @@ def measure(folder: Path, executor: Executor) -> tuple[int, float, float]:
     config = load_config(folder)
     executor.warm()
     with Store(config.store_path) as store:
-        start, cpu = time.perf_counter(), time.process_time()
+        start, cpu, machine = time.perf_counter(), time.process_time(), _machine_cpu()
         summary = coordinator.run(config, store, lambda: executor)
         elapsed, used = time.perf_counter() - start, time.process_time() - cpu
+        busy, total = (b - a for a, b in zip(machine, _machine_cpu(), strict=True))
     if summary.failed:
         raise SystemExit(f"{summary.failed} matches failed: {summary.errors[0]}")
+    # The machine's busy share in the run: a run that keeps every core busy
+    # already cannot be sped up by more workers on this machine.
+    print(f"    machine busy {busy / total:.0%} of its {os.cpu_count()} CPUs "
+          f"(this benchmark's runs and whatever else runs here)")
     return summary.played, elapsed, used
+
+
+def _machine_cpu() -> tuple[int, int]:
+    """(busy, all) jiffies of every CPU so far, from /proc/stat."""
+    with open("/proc/stat", encoding="ascii") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    idle = fields[3] + fields[4]
+    return sum(fields) - idle, sum(fields)
 
 
 def recheck(folder: Path) -> tuple[int, float]:
