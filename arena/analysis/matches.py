@@ -102,12 +102,17 @@ def run_job(job: Job, settings: Settings) -> Job:
         report = analyse(read_replay(job.replay), job.seat, settings)
     except ReplayError as exc:
         raise AnalysisError(str(exc)) from None
+    keep(job, dumps(report))
+    return job
+
+
+def keep(job: Job, text: str) -> None:
+    """Write a job's report into the cache, whole (a part file renamed)."""
     out = Path(job.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     part = out.with_name(f"{out.name}.{os.getpid()}.part")
-    part.write_text(dumps(report), encoding="utf-8")
+    part.write_text(text, encoding="utf-8")
     os.replace(part, out)
-    return job
 
 
 def analyse_all(p: Plan, jobs: int = 1) -> Iterator[Job]:

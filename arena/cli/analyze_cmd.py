@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from arena.analysis import stages  # the defaults only: a small module
+from arena.cli.cluster_options import InsecureOption, TlsOption
 
 
 def analyze(
@@ -42,6 +43,11 @@ def analyze(
         "--seat-view", help="a replay: leave out the open-hand line (only what the seat knew)")] = False,
     jobs: Annotated[int, typer.Option(
         "--jobs", min=1, help="a folder: matches analysed at once, one process each")] = 1,
+    dask: Annotated[str | None, typer.Option(
+        "--dask", help="a folder: the seats analysed by the workers of the Dask scheduler at "
+        "tcp://HOST:PORT or tls://HOST:PORT (arena worker; docs/analysis.md)")] = None,
+    tls: TlsOption = "",
+    insecure: InsecureOption = False,
     out: Annotated[Path | None, typer.Option(
         "-o", "--out", help="write the whole report as JSON to this file")] = None,
     every: Annotated[bool, typer.Option(
@@ -56,12 +62,16 @@ def analyze(
     from arena.analysis.replay import Settings
 
     try:
+        if dask is not None:
+            _check_dask(path, dask, tls, insecure, jobs)
+        elif tls or insecure:
+            raise AnalysisError(f"{'--tls' if tls else '--insecure'}: an option of --dask")
         if path.is_dir():
             if bot is None:
                 raise AnalysisError(f"{path}: a folder: name the bot to analyse with --bot NAME")
             report: dict[str, Any] = _folder(path, bot, matches, Settings(
                 work=work, seed=seed, policy=policy, policy_work=policy_work, open_hand=False,
-                confirm=confirm, confirm_work=confirm_work, screen=screen), jobs)
+                confirm=confirm, confirm_work=confirm_work, screen=screen), jobs, dask, tls)
         else:
             report = _replay(path, seat, bot, Settings(
                 work=work, seed=seed, policy=policy, policy_work=policy_work,
@@ -100,7 +110,23 @@ def _replay(path: Path, seat: int | None, bot: str | None, settings: Any, every:
     return report
 
 
-def _folder(path: Path, bot: str, matches: int | None, settings: Any, jobs: int) -> dict[str, Any]:
+def _check_dask(path: Path, address: str, tls: str, insecure: bool, jobs: int) -> None:
+    """--dask's refusals, before anything is read or sent (one line each)."""
+    from arena.analysis.errors import AnalysisError
+    from arena.tournament import dask_address_problem, scheduler_problem
+
+    if not path.is_dir():
+        raise AnalysisError(f"--dask: for a tournament's or gauntlet's folder, not a replay ({path})")
+    if jobs != 1:
+        raise AnalysisError("--jobs: with --dask the cluster's workers analyse the seats")
+    problem = (dask_address_problem(address) if address != "local" else
+               "'local' is not a scheduler: without --dask the seats are analysed here (--jobs J)")
+    if problem or (problem := scheduler_problem(address, tls, insecure)):
+        raise AnalysisError(f"--dask {problem}")
+
+
+def _folder(path: Path, bot: str, matches: int | None, settings: Any, jobs: int,
+            dask: str | None = None, tls: str = "") -> dict[str, Any]:
     from arena.analysis.matches import analyse_all, combined, combined_text, plan
 
     p = plan(path, bot, settings, matches)
@@ -108,7 +134,13 @@ def _folder(path: Path, bot: str, matches: int | None, settings: Any, jobs: int)
     typer.echo(f"{len(p.jobs)} seats of {bot} to analyse, {cached} already done (cached in "
                f"{Path(p.jobs[0].out).parent})", err=True)
     done = cached
-    for job in analyse_all(p, jobs):
+    if dask is not None:
+        from arena.analysis.on_dask import analyse_on
+
+        running = analyse_on(p, dask, tls)
+    else:
+        running = analyse_all(p, jobs)
+    for job in running:
         done += 1
         typer.echo(f"[{done}/{len(p.jobs)}] {job.match_id} seat {job.seat}", err=True)
     c = combined(p)

@@ -43,6 +43,12 @@ if TYPE_CHECKING:
     from arena.tournament.executors.cluster import (
         address_problem as scheduler_problem,
     )
+    from arena.tournament.executors.cluster import (
+        identity as worker_identity,
+    )
+    from arena.tournament.executors.cluster import (
+        security as cluster_security,
+    )
     from arena.tournament.executors.cpus import pin_process, server_split
     from arena.tournament.executors.local import (
         Executor,
@@ -216,6 +222,7 @@ __all__ = [
     "bundle_format",
     "check_field",
     "check_keys",
+    "cluster_security",
     "commitment",
     "compose",
     "copy_source",
@@ -256,6 +263,7 @@ __all__ = [
     "to_markdown",
     "toml_string",
     "verify_fingerprint",
+    "worker_identity",
     "write_bundle",
 ]
 
@@ -305,6 +313,8 @@ _HOME: dict[str, tuple[str, str]] = {
     "copy_source": ("plan.registry", "copy_source"),
     "dask_address_problem": ("plan.config", "dask_address_problem"),
     "scheduler_problem": ("executors.cluster", "address_problem"),
+    "cluster_security": ("executors.cluster", "security"),
+    "worker_identity": ("executors.cluster", "identity"),
     "CertsError": ("executors.cluster", "CertsError"),
     "make_certs": ("executors.cluster", "make_certs"),
     "deal_seeds": ("run.coordinator", "deal_seeds"),
