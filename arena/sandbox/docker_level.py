@@ -400,10 +400,32 @@ def launch_docker(bot: BotSpec, env: dict[str, str], socket_dir: str, log_path: 
         # is not lost (attaching to an exited container yields nothing).
         output = container.attach(stdout=True, stderr=True, stream=True, logs=True)
         container.start()
-    except docker.errors.DockerException as exc:
-        if container is not None:
-            with contextlib.suppress(docker.errors.DockerException):
-                container.remove(force=True, v=True)
+    except BaseException as exc:
+        # No handle owns the container yet: remove it here, on any way out.
+        # A match stopped mid-launch (its worker killed: the match process's
+        # KeyboardInterrupt) left containers "created", never started, that
+        # no later run removed while this process lived, and none after.
+        _remove_unowned(container, match_id, bot.label)
         init.remove()
-        raise SandboxError(f"{bot.label}: docker could not start {image!r}: {exc}") from None
+        if isinstance(exc, docker.errors.DockerException):
+            raise SandboxError(f"{bot.label}: docker could not start {image!r}: {exc}") from None
+        raise
     return DockerHandle(container, output, log_path, limits, init)
+
+
+def _remove_unowned(container: Any, match_id: str, label: str) -> None:
+    """Remove a container a launch made and gave no handle. Interrupted in
+    the middle of the create call, the launch has no container object
+    though the engine may have made it: those of this process, match and
+    bot never started are removed by their labels."""
+    import docker.errors
+
+    with contextlib.suppress(docker.errors.DockerException, OSError):
+        if container is not None:
+            container.remove(force=True, v=True)
+            return
+        api = client().api
+        for c in api.containers(all=True, filters={
+                "label": [f"arena.owner={owner_label()}", f"arena.match={match_id}",
+                          f"arena.seat_bot={label}"], "status": "created"}):
+            api.remove_container(c["Id"], force=True, v=True)

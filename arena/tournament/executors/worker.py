@@ -254,21 +254,50 @@ def _children() -> list[int]:
     return [pid for pid, ppid, _ in live_processes() if ppid == me]
 
 
+def _containers() -> list[str]:
+    """The ids of the docker level's containers this process owns (its
+    match's bots at the docker level, which are not its children): none
+    unless this process has used the docker level."""
+    import sys
+
+    docker_level = sys.modules.get("arena.sandbox.docker_level")
+    if docker_level is None:
+        return []
+    try:
+        api = docker_level.client().api
+        return [str(c["Id"]) for c in api.containers(
+            all=True, filters={"label": f"arena.owner={docker_level.owner_label()}"})]
+    except Exception:  # noqa: BLE001 - no engine to ask: nothing of it to stop
+        return []
+
+
 def _leave() -> None:
     """Exit this worker process, stopping its match's bots first: SIGINT to
     the main thread (the referee's asyncio.run cancels the match, whose
-    teardown stops the bots); whatever still runs after TEARDOWN_GRACE is
-    killed. Called from a thread."""
-    if _children():
+    teardown stops the bots: processes, or containers at the docker
+    level); whatever still runs after TEARDOWN_GRACE is killed, and a
+    container still there removed (one a launch thread made as the match
+    was cancelled has no handle the teardown knows). Called from a thread."""
+    if _children() or _containers():
         signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
         end = time.monotonic() + TEARDOWN_GRACE
-        while _children() and time.monotonic() < end:
+        while (_children() or _containers()) and time.monotonic() < end:
             time.sleep(0.1)
         for pid in _children():
             for kill in (os.killpg, os.kill):
                 with contextlib.suppress(OSError):
                     kill(pid, signal.SIGKILL)
+        _remove_containers()
     os._exit(1)
+
+
+def _remove_containers() -> None:
+    import sys
+
+    docker_level = sys.modules.get("arena.sandbox.docker_level")
+    for cid in _containers():
+        with contextlib.suppress(Exception):
+            docker_level.client().api.remove_container(cid, force=True, v=True)  # type: ignore[union-attr]
 
 
 class ExecutorError(TournamentError, RuntimeError):
