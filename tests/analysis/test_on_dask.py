@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from clihelp import cli, cli_here, refused
-
 from tournament.cluster import cluster
 from web.stored import stored_tournament
 

@@ -59,7 +59,8 @@ def test_a_rematch_from_the_end_of_match_panel(browser: Any, run_arena: Any, tmp
 
     button.click()
     page.wait_for_url(re.compile(r"/game/play/seat/0$"))
-    page.wait_for_selector("#hand .card")
+    # The rematch's bots start now: under a loaded CI machine that took over 30 s.
+    page.wait_for_selector("#hand .card", timeout=120_000)
     assert page.locator("#result:not([hidden])").count() == 0  # a new match, not the old panel
     play_to_the_end(page)
     code, out, err = proc.finish()
