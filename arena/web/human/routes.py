@@ -147,14 +147,23 @@ def human_routes(tables: Tables, title: Callable[[str], str] | None = None,
         log.warning("refused a join link that belongs to no seat (from %s)", _peer(request))
         return error_page(request, 404, "No seat has this join link (the game may be over).")
 
-    async def page(request: Request) -> Response:
+    def own_seat(request: Request, what: str, refusal: str) -> tuple[str, HumanSeat] | Response:
+        """The game and seat of a request by the seat's own browser (its
+        cookie), or the refusal: 404 no such seat, 403 `refusal`."""
         game, seat = find(request)
         if seat is None:
             return error_page(request, 404, f"No seat {request.path_params['seat']} in game {game!r}.")
         if not seat.admits(request.cookies.get(cookie_name(game, seat.seat))):
-            log.warning("seat %d of %s: refused a page without the seat's cookie (from %s)",
-                        seat.seat, game, _peer(request))
-            return error_page(request, 403, "This seat belongs to the browser that opened its join link.")
+            log.warning("seat %d of %s: refused a %s without the seat's cookie (from %s)",
+                        seat.seat, game, what, _peer(request))
+            return error_page(request, 403, refusal)
+        return game, seat
+
+    async def page(request: Request) -> Response:
+        got = own_seat(request, "page", "This seat belongs to the browser that opened its join link.")
+        if isinstance(got, Response):
+            return got
+        game, seat = got
         return TEMPLATES.TemplateResponse(request, "seat.html", {
             "game": game, "seat": seat.seat, "name": seat.name,
             "title": title(game) if title else game,
@@ -166,13 +175,10 @@ def human_routes(tables: Tables, title: Callable[[str], str] | None = None,
 
     def reviewed(request: Request) -> tuple[str, HumanSeat, Path] | Response:
         """The game, the seat and its replay of a review request, or the refusal."""
-        game, seat = find(request)
-        if seat is None:
-            return error_page(request, 404, f"No seat {request.path_params['seat']} in game {game!r}.")
-        if not seat.admits(request.cookies.get(cookie_name(game, seat.seat))):
-            log.warning("seat %d of %s: refused a review without the seat's cookie (from %s)",
-                        seat.seat, game, _peer(request))
-            return error_page(request, 403, "Only the browser that held this seat may review its game.")
+        got = own_seat(request, "review", "Only the browser that held this seat may review its game.")
+        if isinstance(got, Response):
+            return got
+        game, seat = got
         assert review is not None
         replay = review.replay(game)
         if replay is None:

@@ -263,23 +263,24 @@ function renderResult() {
     const after = document.createElement("p"); after.className = "muted"; after.textContent = page.dataset.after; box.append(after);
   }
   if (page.dataset.rematch) {  // arena play human --rematch: the same options, new cards
-    const form = document.createElement("form");
-    form.method = "post"; form.action = page.dataset.rematch; form.id = "rematch-form";
-    const go = document.createElement("button"); go.type = "submit"; go.id = "rematch"; go.textContent = "Rematch";
-    const why = document.createElement("span"); why.className = "muted";
-    why.textContent = " the same options and seats, new cards";
-    form.append(go, why); box.append(form);
+    box.append(postButton("rematch", page.dataset.rematch, "Rematch", "the same options and seats, new cards"));
   }
   // "Review this game": where this seat lost points (docs/analysis.md); the
   // analysis covers the 3- and 4-seat games, not the 2-player forms.
   if (page.dataset.review && (state.names || []).length !== 2) {
-    const form = document.createElement("form");
-    form.method = "post"; form.action = page.dataset.review; form.id = "review-form";
-    const go = document.createElement("button"); go.type = "submit"; go.id = "review"; go.textContent = "Review this game";
-    const why = document.createElement("span"); why.className = "muted";
-    why.textContent = " where you lost points, decision by decision, from what you knew";
-    form.append(go, why); box.append(form);
+    box.append(postButton("review", page.dataset.review, "Review this game",
+      "where you lost points, decision by decision, from what you knew"));
   }
+}
+
+// A form of one button that posts to `action` (button #ID in form #ID-form), with a line on what it does.
+function postButton(id, action, label, what) {
+  const form = document.createElement("form");
+  form.method = "post"; form.action = action; form.id = `${id}-form`;
+  const go = document.createElement("button"); go.type = "submit"; go.id = id; go.textContent = label;
+  const why = document.createElement("span"); why.className = "muted"; why.textContent = ` ${what}`;
+  form.append(go, why);
+  return form;
 }
 
 function renderDealEnd() {
